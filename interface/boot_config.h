@@ -1,0 +1,49 @@
+/* Boot-config block: the platform fills it at MM_BOOT_CONFIG_ADDR before reset and the firmware
+ * reads it at boot. It carries everything of the scenario the firmware must know. Fields are
+ * 32-bit words so C and C++ agree on the layout without packing pragmas. */
+#ifndef SSDVP_INTERFACE_BOOT_CONFIG_H
+#define SSDVP_INTERFACE_BOOT_CONFIG_H
+
+#include <stdint.h>
+
+#include "memory_map.h"
+
+#define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
+#define BOOT_CONFIG_VERSION 1u
+
+/* Mapping schemes; the names are the scenario's firmware.scheme values. */
+enum boot_scheme {
+  BOOT_SCHEME_IDEAL = 0,
+  BOOT_SCHEME_DFTL = 1,
+  BOOT_SCHEME_TPFTL = 2,
+  BOOT_SCHEME_SFTL = 3,
+  BOOT_SCHEME_LEAFTL = 4,
+  BOOT_SCHEME_LEARNEDFTL = 5,
+  BOOT_SCHEME_RQFTL = 6,
+  BOOT_SCHEME_COUNT = 7
+};
+
+#define BOOT_SCHEME_NAMES {"ideal", "dftl", "tpftl", "sftl", "leaftl", "learnedftl", "rqftl"}
+
+typedef struct boot_config {
+  uint32_t magic;
+  uint32_t version;
+  uint32_t size_bytes; /* sizeof(boot_config_t) as the platform wrote it */
+  uint32_t hart_count;
+  uint32_t cpu_clock_hz;
+  uint32_t timebase_hz; /* CLINT mtime rate */
+  uint32_t rom_size;
+  uint32_t sram_size;
+  uint32_t dram_size; /* 0 = no DRAM */
+  uint32_t stack_bytes_per_hart;
+  uint32_t scheme; /* enum boot_scheme */
+  uint32_t seed;
+} boot_config_t;
+
+#ifdef __cplusplus
+static_assert(sizeof(boot_config_t) <= MM_BOOT_CONFIG_RESERVED, "boot config overflows its block");
+#else
+_Static_assert(sizeof(boot_config_t) <= MM_BOOT_CONFIG_RESERVED, "boot config overflows its block");
+#endif
+
+#endif

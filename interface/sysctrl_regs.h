@@ -1,0 +1,16 @@
+/* System controller register map (window MM_SYSCTRL_BASE). All registers are 32 bits. */
+#ifndef SSDVP_INTERFACE_SYSCTRL_REGS_H
+#define SSDVP_INTERFACE_SYSCTRL_REGS_H
+
+#define SYSCTRL_ID 0x00u          /* RO: SYSCTRL_ID_VALUE */
+#define SYSCTRL_CONSOLE_TX 0x04u  /* WO: low byte goes to the console */
+#define SYSCTRL_EXIT 0x08u        /* WO: ends the run with this exit code (0 = success) */
+#define SYSCTRL_TIME_LO 0x10u     /* RO: simulated time in ns, low word (latches the high word) */
+#define SYSCTRL_TIME_HI 0x14u     /* RO: high word latched by the last TIME_LO read */
+#define SYSCTRL_BOOT_CONFIG 0x18u /* RO: address of the boot-config block */
+#define SYSCTRL_HART_COUNT 0x1Cu  /* RO: number of harts */
+#define SYSCTRL_SCRATCH 0x20u     /* RW: free register for tests */
+
+#define SYSCTRL_ID_VALUE 0x53534456u /* "SSDV" */
+
+#endif
