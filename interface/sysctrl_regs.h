@@ -10,6 +10,9 @@
 #define SYSCTRL_BOOT_CONFIG 0x18u /* RO: address of the boot-config block */
 #define SYSCTRL_HART_COUNT 0x1Cu  /* RO: number of harts */
 #define SYSCTRL_SCRATCH 0x20u     /* RW: free register for tests */
+/* WO: a hart's trap handler met an exception it cannot handle and writes its hart id here; the
+ * platform ends the run with that hart's mepc (and its symbol), mcause and mtval. */
+#define SYSCTRL_FAULT 0x24u
 
 #define SYSCTRL_ID_VALUE 0x53534456u /* "SSDV" */
 

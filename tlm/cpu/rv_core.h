@@ -61,6 +61,8 @@ class Core {
 
   // Drops every decoded instruction (after code is loaded or changed from outside the hart).
   void flush_decode_cache();
+  // Forgets the cached direct regions (the bus revoked its DMI grants); they are asked again.
+  void invalidate_direct_regions();
 
   // Observation.
   uint32_t hart_id() const;
