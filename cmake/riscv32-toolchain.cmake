@@ -10,10 +10,12 @@ set(CMAKE_OBJDUMP riscv64-unknown-elf-objdump)
 
 # The assembler needs zicsr/zifencei spelled out; GCC 12's multilib selection only matches the
 # plain "rv32imac", so the link line repeats -march without them (the last -march wins).
+# The link line already carries the C flags, picolibc's specs among them: giving the specs twice
+# is an error ("attempt to rename spec 'link'").
 set(SSDVP_RV_ARCH_FLAGS "-march=rv32imac_zicsr_zifencei -mabi=ilp32")
 set(CMAKE_C_FLAGS_INIT "${SSDVP_RV_ARCH_FLAGS} --specs=picolibc.specs -ffreestanding -ffunction-sections -fdata-sections")
 set(CMAKE_ASM_FLAGS_INIT "${SSDVP_RV_ARCH_FLAGS}")
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-march=rv32imac -mabi=ilp32 --specs=picolibc.specs -nostartfiles -Wl,--gc-sections")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-march=rv32imac -mabi=ilp32 -nostartfiles -Wl,--gc-sections")
 
 # Compiler checks would try to link a hosted program.
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)

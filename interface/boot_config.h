@@ -4,12 +4,20 @@
 #ifndef SSDVP_INTERFACE_BOOT_CONFIG_H
 #define SSDVP_INTERFACE_BOOT_CONFIG_H
 
-#include <stdint.h>
-
 #include "memory_map.h"
 
 #define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
 #define BOOT_CONFIG_VERSION 1u
+
+/* Byte offsets of the fields the boot code reads in assembly (checked against the struct). */
+#define BOOT_CONFIG_OFFSET_MAGIC 0
+#define BOOT_CONFIG_OFFSET_HART_COUNT 12
+#define BOOT_CONFIG_OFFSET_SRAM_SIZE 28
+#define BOOT_CONFIG_OFFSET_STACK_BYTES_PER_HART 36
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
 
 /* Mapping schemes; the names are the scenario's firmware.scheme values. */
 enum boot_scheme {
@@ -41,9 +49,22 @@ typedef struct boot_config {
 } boot_config_t;
 
 #ifdef __cplusplus
-static_assert(sizeof(boot_config_t) <= MM_BOOT_CONFIG_RESERVED, "boot config overflows its block");
+#define BOOT_CONFIG_STATIC_ASSERT static_assert
 #else
-_Static_assert(sizeof(boot_config_t) <= MM_BOOT_CONFIG_RESERVED, "boot config overflows its block");
+#define BOOT_CONFIG_STATIC_ASSERT _Static_assert
 #endif
+BOOT_CONFIG_STATIC_ASSERT(sizeof(boot_config_t) <= MM_BOOT_CONFIG_RESERVED,
+                          "boot config overflows its block");
+BOOT_CONFIG_STATIC_ASSERT(offsetof(boot_config_t, magic) == BOOT_CONFIG_OFFSET_MAGIC, "offset");
+BOOT_CONFIG_STATIC_ASSERT(offsetof(boot_config_t, hart_count) == BOOT_CONFIG_OFFSET_HART_COUNT,
+                          "offset");
+BOOT_CONFIG_STATIC_ASSERT(offsetof(boot_config_t, sram_size) == BOOT_CONFIG_OFFSET_SRAM_SIZE,
+                          "offset");
+BOOT_CONFIG_STATIC_ASSERT(offsetof(boot_config_t, stack_bytes_per_hart) ==
+                              BOOT_CONFIG_OFFSET_STACK_BYTES_PER_HART,
+                          "offset");
+#undef BOOT_CONFIG_STATIC_ASSERT
+
+#endif /* __ASSEMBLER__ */
 
 #endif

@@ -1,0 +1,43 @@
+/* Machine-mode control and status registers: access macros and the bits the HAL uses. */
+#ifndef SSDVP_FIRMWARE_HAL_CSR_H
+#define SSDVP_FIRMWARE_HAL_CSR_H
+
+#include <stdint.h>
+
+#define MSTATUS_MIE (1u << 3)
+#define MIE_MSIE (1u << 3)
+#define MIE_MTIE (1u << 7)
+#define MIE_MEIE (1u << 11)
+#define MCAUSE_INTERRUPT (1u << 31)
+#define MCAUSE_MACHINE_SOFTWARE 3u
+#define MCAUSE_MACHINE_TIMER 7u
+#define MCAUSE_MACHINE_EXTERNAL 11u
+
+#define csr_read(csr)                                      \
+  ({                                                       \
+    uint32_t csr_value_;                                   \
+    __asm__ volatile("csrr %0, " #csr : "=r"(csr_value_)); \
+    csr_value_;                                            \
+  })
+#define csr_write(csr, value) \
+  __asm__ volatile("csrw " #csr ", %0" ::"r"((uint32_t)(value)) : "memory")
+#define csr_set(csr, bits) \
+  __asm__ volatile("csrs " #csr ", %0" ::"r"((uint32_t)(bits)) : "memory")
+#define csr_clear(csr, bits) \
+  __asm__ volatile("csrc " #csr ", %0" ::"r"((uint32_t)(bits)) : "memory")
+/* Clears bits and returns the previous value in one instruction. */
+#define csr_read_clear(csr, bits)                   \
+  ({                                                \
+    uint32_t csr_value_;                            \
+    __asm__ volatile("csrrc %0, " #csr ", %1"       \
+                     : "=r"(csr_value_)             \
+                     : "r"((uint32_t)(bits))        \
+                     : "memory");                   \
+    csr_value_;                                     \
+  })
+
+static inline void cpu_wait_for_interrupt(void) {
+  __asm__ volatile("wfi" ::: "memory");
+}
+
+#endif

@@ -1,0 +1,130 @@
+#include "hal/irq.h"
+
+#include "clint_regs.h"
+#include "hal/csr.h"
+#include "hal/mmio.h"
+#include "hal/system.h"
+#include "intc_regs.h"
+#include "memory_map.h"
+
+struct irq_binding {
+  irq_handler_t handler;
+  void *context;
+};
+
+static struct irq_binding source_bindings[IRQ_SRC_COUNT];
+static struct irq_binding software_bindings[MM_MAX_HARTS];
+static struct irq_binding timer_bindings[MM_MAX_HARTS];
+
+void irq_enable(void) {
+  csr_set(mstatus, MSTATUS_MIE);
+}
+
+void irq_disable(void) {
+  csr_clear(mstatus, MSTATUS_MIE);
+}
+
+uint32_t irq_save_disable(void) {
+  return csr_read_clear(mstatus, MSTATUS_MIE) & MSTATUS_MIE;
+}
+
+void irq_restore(uint32_t saved) {
+  csr_set(mstatus, saved & MSTATUS_MIE);
+}
+
+static void check_source(unsigned source) {
+  if (source == IRQ_SRC_NONE || source >= IRQ_SRC_COUNT) {
+    system_fault();
+  }
+}
+
+void irq_register_source(unsigned source, irq_handler_t handler, void *context) {
+  check_source(source);
+  uint32_t saved = irq_save_disable();
+  source_bindings[source].handler = handler;
+  source_bindings[source].context = context;
+  irq_restore(saved);
+}
+
+void irq_enable_source(unsigned source) {
+  check_source(source);
+  uintptr_t enable = MM_INTC_BASE + INTC_ENABLE(system_hart_id());
+  uint32_t saved = irq_save_disable();
+  mmio_write32(enable, mmio_read32(enable) | (1u << source));
+  csr_set(mie, MIE_MEIE);
+  irq_restore(saved);
+}
+
+void irq_disable_source(unsigned source) {
+  check_source(source);
+  uintptr_t enable = MM_INTC_BASE + INTC_ENABLE(system_hart_id());
+  uint32_t saved = irq_save_disable();
+  mmio_write32(enable, mmio_read32(enable) & ~(1u << source));
+  irq_restore(saved);
+}
+
+void irq_set_software_handler(irq_handler_t handler, void *context) {
+  unsigned hart = system_hart_id();
+  uint32_t saved = irq_save_disable();
+  software_bindings[hart].handler = handler;
+  software_bindings[hart].context = context;
+  if (handler != 0) {
+    csr_set(mie, MIE_MSIE);
+  } else {
+    csr_clear(mie, MIE_MSIE);
+  }
+  irq_restore(saved);
+}
+
+void irq_send_software(unsigned hart_id) {
+  mmio_write32(MM_CLINT_BASE + CLINT_MSIP(hart_id), 1u);
+}
+
+void irq_set_timer_handler(irq_handler_t handler, void *context) {
+  unsigned hart = system_hart_id();
+  uint32_t saved = irq_save_disable();
+  timer_bindings[hart].handler = handler;
+  timer_bindings[hart].context = context;
+  irq_restore(saved);
+}
+
+static void call(const struct irq_binding *binding, unsigned hart) {
+  if (binding->handler == 0) {
+    system_fault();
+  }
+  binding->handler(hart, binding->context);
+}
+
+/* Serves every source the controller lets this hart claim, lowest number first. */
+static void serve_external(unsigned hart) {
+  uintptr_t claim = MM_INTC_BASE + INTC_CLAIM(hart);
+  for (uint32_t source = mmio_read32(claim); source != IRQ_SRC_NONE;
+       source = mmio_read32(claim)) {
+    if (source >= IRQ_SRC_COUNT) {
+      system_fault();
+    }
+    call(&source_bindings[source], hart);
+    mmio_write32(claim, source);
+  }
+}
+
+void trap_dispatch(uint32_t mcause) {
+  if ((mcause & MCAUSE_INTERRUPT) == 0) {
+    system_fault();
+  }
+  unsigned hart = system_hart_id();
+  switch (mcause & ~MCAUSE_INTERRUPT) {
+    case MCAUSE_MACHINE_SOFTWARE:
+      mmio_write32(MM_CLINT_BASE + CLINT_MSIP(hart), 0u);
+      call(&software_bindings[hart], hart);
+      break;
+    case MCAUSE_MACHINE_TIMER:
+      call(&timer_bindings[hart], hart);
+      break;
+    case MCAUSE_MACHINE_EXTERNAL:
+      serve_external(hart);
+      break;
+    default:
+      system_fault();
+  }
+}

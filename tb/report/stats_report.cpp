@@ -1,0 +1,181 @@
+#include "tb/report/stats_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <stdexcept>
+#include <vector>
+
+namespace ssdvp {
+
+namespace {
+
+constexpr std::array<const char*, 7> kOutcomes = {
+    "exit", "tohost_pass", "tohost_fail", "fault", "max_time", "max_instructions", "hang"};
+constexpr std::array<const char*, 3> kHartCounters = {"instret", "cycles", "sleep_cycles"};
+constexpr double kPsPerSecond = 1e12;
+
+// A non-negative integer, whether the reporter stored it signed or unsigned.
+bool is_count(const nlohmann::json& value) {
+  return value.is_number_unsigned() || (value.is_number_integer() && value.get<int64_t>() >= 0);
+}
+
+void check_platform(const nlohmann::json& platform) {
+  const auto fail = [](const std::string& problem) {
+    throw std::runtime_error("platform report: " + problem);
+  };
+  if (!platform.is_object()) fail("expected an object");
+  if (!platform.contains("simulated_time_ps") || !is_count(platform["simulated_time_ps"])) {
+    fail("\"simulated_time_ps\" is missing or not a non-negative integer");
+  }
+  if (!platform.contains("harts") || !platform["harts"].is_array()) {
+    fail("\"harts\" is missing or not an array");
+  }
+  for (size_t hart = 0; hart < platform["harts"].size(); ++hart) {
+    const nlohmann::json& counters = platform["harts"][hart];
+    for (const char* name : kHartCounters) {
+      if (!counters.is_object() || !counters.contains(name) || !is_count(counters[name])) {
+        fail(fmt::format("harts[{}].{} is missing or not a non-negative integer; each hart "
+                         "needs {}",
+                         hart, name, fmt::join(kHartCounters, ", ")));
+      }
+    }
+  }
+}
+
+// "1.234 ms": three decimals in the largest unit that keeps the number at least 1.
+std::string human_time(uint64_t ps) {
+  static constexpr std::array<std::pair<const char*, double>, 5> kUnits = {
+      {{"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"ns", 1e3}, {"ps", 1}}};
+  for (const auto& [name, scale] : kUnits) {
+    if (static_cast<double>(ps) >= scale) {
+      return fmt::format("{:.3f} {}", static_cast<double>(ps) / scale, name);
+    }
+  }
+  return "0 ps";
+}
+
+}  // namespace
+
+nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
+                          const nlohmann::json& platform, double wall_seconds) {
+  if (std::find(kOutcomes.begin(), kOutcomes.end(), outcome.outcome) == kOutcomes.end()) {
+    throw std::runtime_error(fmt::format("unknown run outcome '{}'; allowed {}", outcome.outcome,
+                                         fmt::join(kOutcomes, ", ")));
+  }
+  check_platform(platform);
+
+  nlohmann::json stats = nlohmann::json::object();
+  stats["scenario"] = {{"name", scenario.name},
+                       {"source", scenario.source},
+                       {"sweep_label", scenario.sweep_label}};
+  stats["config"] = scenario.resolved;
+  stats["outcome"] = {{"outcome", outcome.outcome},
+                      {"exit_code", outcome.exit_code},
+                      {"message", outcome.message}};
+  stats["harts"] = platform["harts"];
+  nlohmann::json rest = platform;
+  rest.erase("harts");
+  stats["platform"] = rest;
+
+  uint64_t instructions = 0;
+  for (const nlohmann::json& hart : platform["harts"]) {
+    instructions += hart["instret"].get<uint64_t>();
+  }
+  const double simulated_seconds =
+      static_cast<double>(platform["simulated_time_ps"].get<uint64_t>()) / kPsPerSecond;
+  // JSON has no infinity: an unmeasurably short run reports rates of 0.
+  const bool measured = wall_seconds > 0;
+  stats["simulator"] = {
+      {"wall_seconds", wall_seconds},
+      {"simulated_seconds", simulated_seconds},
+      {"instructions", instructions},
+      {"mips", measured ? static_cast<double>(instructions) / wall_seconds / 1e6 : 0.0},
+      {"sim_speed", measured ? simulated_seconds / wall_seconds : 0.0},
+  };
+  return stats;
+}
+
+void write_json(const std::string& path, const nlohmann::json& json) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code error;
+  if (!parent.empty()) std::filesystem::create_directories(parent, error);
+  if (error) {
+    throw std::runtime_error(fmt::format("cannot create the directory of '{}': {}", path,
+                                         error.message()));
+  }
+  std::ofstream out(path);
+  if (!out) {
+    throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  }
+  out << json.dump(2) << "\n";
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("error writing '{}'", path));
+}
+
+void print_summary(std::ostream& out, const nlohmann::json& stats) {
+  const nlohmann::json& scenario = stats.at("scenario");
+  const nlohmann::json& outcome = stats.at("outcome");
+  const nlohmann::json& simulator = stats.at("simulator");
+  const auto line = [&](const char* label, const std::string& value) {
+    out << fmt::format("{:<16}{}\n", label, value);
+  };
+
+  line("scenario", fmt::format("{} ({})", scenario.at("name").get<std::string>(),
+                               scenario.at("source").get<std::string>()));
+  const std::string sweep_label = scenario.at("sweep_label").get<std::string>();
+  if (!sweep_label.empty()) line("sweep point", sweep_label);
+  line("outcome", fmt::format("{}, code {}", outcome.at("outcome").get<std::string>(),
+                              outcome.at("exit_code").get<int>()));
+  const std::string message = outcome.at("message").get<std::string>();
+  if (!message.empty()) line("message", message);
+  line("simulated time",
+       human_time(stats.at("platform").at("simulated_time_ps").get<uint64_t>()));
+
+  struct HartRow {
+    std::string hart, instret, cycles, sleep, ipc;
+  };
+  std::vector<HartRow> rows = {{"hart", "instret", "cycles", "sleep %", "IPC awake"}};
+  const nlohmann::json& harts = stats.at("harts");
+  for (size_t hart = 0; hart < harts.size(); ++hart) {
+    const uint64_t instret = harts[hart].at("instret").get<uint64_t>();
+    const uint64_t cycles = harts[hart].at("cycles").get<uint64_t>();
+    const uint64_t sleep = harts[hart].at("sleep_cycles").get<uint64_t>();
+    const uint64_t awake = cycles > sleep ? cycles - sleep : 0;
+    const std::string sleep_percent =
+        cycles == 0 ? "-" : fmt::format("{:.1f}", 100.0 * static_cast<double>(sleep) / cycles);
+    const std::string ipc =
+        awake == 0 ? "-" : fmt::format("{:.3f}", static_cast<double>(instret) / awake);
+    rows.push_back({std::to_string(hart), std::to_string(instret), std::to_string(cycles),
+                    sleep_percent, ipc});
+  }
+  std::array<size_t, 5> width{};
+  for (const HartRow& row : rows) {
+    width[0] = std::max(width[0], row.hart.size());
+    width[1] = std::max(width[1], row.instret.size());
+    width[2] = std::max(width[2], row.cycles.size());
+    width[3] = std::max(width[3], row.sleep.size());
+    width[4] = std::max(width[4], row.ipc.size());
+  }
+  out << "\n";
+  for (const HartRow& row : rows) {
+    out << fmt::format("{:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}\n", row.hart, width[0],
+                       row.instret, width[1], row.cycles, width[2], row.sleep, width[3], row.ipc,
+                       width[4]);
+  }
+  out << "\n";
+
+  line("instructions", std::to_string(simulator.at("instructions").get<uint64_t>()));
+  line("wall time", fmt::format("{:.3f} s", simulator.at("wall_seconds").get<double>()));
+  line("MIPS", fmt::format("{:.2f}", simulator.at("mips").get<double>()));
+  line("sim speed", fmt::format("{:.3g} simulated s per wall s",
+                                simulator.at("sim_speed").get<double>()));
+}
+
+}  // namespace ssdvp

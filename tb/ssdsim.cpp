@@ -1,0 +1,241 @@
+// ssdsim: the scenario testbench driver. Resolves a scenario (file or the embedded default, plus
+// --set overrides), builds the SoC, runs the firmware and writes stats.json.
+//
+// Exit codes: 0 the firmware passed (exit 0 or tohost 1); 1 it reported failure; 2 bad input
+// (command line, scenario, ELF); 3 the run went wrong (fault, hang, time or instruction limit).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <systemc>
+
+#include "tb/report/profile_report.h"
+#include "tb/report/stats_report.h"
+#include "tb/scenario/scenario.h"
+#include "tlm/system/elf_image.h"
+#include "tlm/system/soc.h"
+#include "tlm/system/wave_writer.h"
+
+namespace ssdvp {
+extern const char* const kDefaultScenarioYaml;
+}
+
+namespace {
+
+using namespace ssdvp;
+
+constexpr int kExitPass = 0;
+constexpr int kExitFirmwareFailed = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitRunFailed = 3;
+
+// DRAM given to bare programs run with --elf, so tests can use MM_DRAM_BASE.
+constexpr const char* kElfModeDram = "dram.size=64MiB";
+
+struct Options {
+  std::string scenario_path;
+  std::vector<std::string> overrides;
+  std::string out_dir;
+  std::string vcd;
+  std::string vcd_start;
+  std::string vcd_end;
+  std::string trace_insn;
+  std::string elf;
+  bool profile = false;
+  bool memory_map = false;
+  bool list_params = false;
+};
+
+std::string outcome_name(Soc::RunResult::Outcome outcome) {
+  using O = Soc::RunResult::Outcome;
+  switch (outcome) {
+    case O::kExit: return "exit";
+    case O::kTohostPass: return "tohost_pass";
+    case O::kTohostFail: return "tohost_fail";
+    case O::kFault: return "fault";
+    case O::kMaxTime: return "max_time";
+    case O::kMaxInstructions: return "max_instructions";
+    case O::kHang: return "hang";
+  }
+  return "unknown";
+}
+
+int exit_code_for(const Soc::RunResult& result) {
+  using O = Soc::RunResult::Outcome;
+  switch (result.outcome) {
+    case O::kTohostPass: return kExitPass;
+    case O::kExit: return result.exit_code == 0 ? kExitPass : kExitFirmwareFailed;
+    case O::kTohostFail: return kExitFirmwareFailed;
+    default: return kExitRunFailed;
+  }
+}
+
+// Command-line options become ordinary overrides, so the resolved configuration in stats.json
+// records them like any other key.
+std::vector<std::string> all_overrides(const Options& options) {
+  std::vector<std::string> overrides;
+  if (!options.elf.empty()) {
+    overrides.push_back(kElfModeDram);
+    overrides.push_back("firmware.elf=" + options.elf);
+  }
+  overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
+  if (!options.out_dir.empty()) overrides.push_back("output.dir=" + options.out_dir);
+  if (!options.vcd.empty()) overrides.push_back("output.vcd=" + options.vcd);
+  if (!options.vcd_start.empty()) overrides.push_back("output.vcd_start=" + options.vcd_start);
+  if (!options.vcd_end.empty()) overrides.push_back("output.vcd_end=" + options.vcd_end);
+  if (!options.trace_insn.empty()) overrides.push_back("output.trace_insn=" + options.trace_insn);
+  if (options.profile) overrides.push_back("output.profile=true");
+  return overrides;
+}
+
+std::string firmware_path(const Scenario& scenario) {
+  if (!scenario.soc.firmware.elf.empty()) return scenario.soc.firmware.elf;
+  return std::string(SSDVP_FIRMWARE_DIR) + "/firmware.elf";
+}
+
+// Runs one resolved scenario in this process. SystemC elaborates once per process, so a sweep
+// calls this in a child process per point.
+int run_scenario(const Scenario& scenario, bool memory_map_only) {
+  const ElfImage elf = memory_map_only ? ElfImage{} : ElfImage::load(firmware_path(scenario));
+
+  std::unique_ptr<WaveWriter> waves;
+  if (!scenario.output.vcd.empty() && !memory_map_only) {
+    waves = std::make_unique<WaveWriter>(scenario.output.vcd, scenario.output.vcd_start_ps,
+                                         scenario.output.vcd_end_ps);
+  }
+  Soc soc("soc", scenario.soc, waves.get());
+  if (memory_map_only) {
+    soc.print_memory_map(std::cout);
+    return kExitPass;
+  }
+  soc.load_program(elf);
+
+  std::ofstream trace_file;
+  if (!scenario.output.trace_insn.empty()) {
+    trace_file.open(scenario.output.trace_insn);
+    if (!trace_file) {
+      throw std::runtime_error("cannot write the instruction trace " + scenario.output.trace_insn);
+    }
+    soc.set_instruction_trace(&trace_file);
+  }
+  if (scenario.output.profile) soc.enable_profile();
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  const Soc::RunResult result = soc.run();
+  const double wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (waves) waves->close();
+
+  nlohmann::json platform;
+  soc.report(platform);
+  nlohmann::json stats = make_stats(
+      scenario, RunOutcome{outcome_name(result.outcome), result.exit_code, result.message},
+      platform, wall_seconds);
+  if (scenario.output.profile) {
+    std::vector<AddressCycles> samples;
+    for (const auto& [address, cycles] : soc.profile()) samples.push_back({address, cycles});
+    const ProfileReport profile(elf, samples);
+    stats["profile"] = profile.to_json(scenario.output.profile_top);
+    std::cout << profile.format_table(scenario.output.profile_top);
+  }
+
+  std::filesystem::create_directories(scenario.output.dir);
+  write_json(scenario.output.dir + "/stats.json", stats);
+  print_summary(std::cout, stats);
+  const int exit_code = exit_code_for(result);
+  if (exit_code != kExitPass) std::cerr << "ssdsim: " << result.message << "\n";
+  return exit_code;
+}
+
+// A directory name for a sweep point: its index and its label with path-unsafe characters
+// replaced, so runs never overwrite each other.
+std::string sweep_point_dir(const std::string& base, size_t index, const std::string& label) {
+  std::string safe;
+  for (const char c : label) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+                                      c == '=' || c == '-' || c == '_') ? c : '_';
+  return base + "/" + std::to_string(index) + "_" + safe;
+}
+
+int run_sweep(std::vector<Scenario> points) {
+  int worst = kExitPass;
+  for (size_t i = 0; i < points.size(); ++i) {
+    Scenario& point = points[i];
+    point.output.dir = sweep_point_dir(point.output.dir, i, point.sweep_label);
+    std::cout << "=== sweep point " << i + 1 << "/" << points.size() << ": " << point.sweep_label
+              << " -> " << point.output.dir << "\n" << std::flush;
+    const pid_t child = fork();
+    if (child < 0) throw std::runtime_error("fork failed for a sweep point");
+    if (child == 0) {
+      int code = kExitRunFailed;
+      try {
+        code = run_scenario(point, false);
+      } catch (const std::exception& error) {
+        std::cerr << "ssdsim: error: " << error.what() << "\n";
+        code = kExitBadInput;
+      }
+      std::cout.flush();
+      _exit(code);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitRunFailed;
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  Options options;
+  CLI::App app{"ssdsim: SSD-controller virtual platform. Runs a scenario (default: the embedded "
+               "one) with the firmware on the RISC-V instruction-set model."};
+  app.add_option("scenario", options.scenario_path, "Scenario YAML file");
+  app.add_option("--set", options.overrides, "Override a scenario key: key.path=value")
+      ->type_name("KEY=VALUE");
+  app.add_option("--out", options.out_dir, "Output directory (output.dir)");
+  app.add_option("--vcd", options.vcd, "Write waveforms to this VCD file (output.vcd)");
+  app.add_option("--vcd-start", options.vcd_start, "Waveform window start, e.g. 10us");
+  app.add_option("--vcd-end", options.vcd_end, "Waveform window end, e.g. 2ms");
+  app.add_option("--trace-insn", options.trace_insn, "Write an instruction trace to this file");
+  app.add_flag("--profile", options.profile, "Report cycles per firmware function");
+  app.add_flag("--memory-map", options.memory_map, "Print the SoC memory map and exit");
+  app.add_option("--elf", options.elf,
+                 "Run a bare RISC-V program (ends through tohost or the exit register)");
+  app.add_flag("--list-params", options.list_params, "List every scenario parameter and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? kExitPass : kExitBadInput;
+  }
+
+  if (options.list_params) {
+    print_parameters(std::cout);
+    return kExitPass;
+  }
+  try {
+    const bool from_file = !options.scenario_path.empty();
+    const std::string yaml =
+        from_file ? read_scenario_file(options.scenario_path) : std::string(kDefaultScenarioYaml);
+    std::vector<Scenario> scenarios = load_scenarios(
+        yaml, from_file ? options.scenario_path : "<default scenario>", all_overrides(options));
+    if (scenarios.size() > 1 && !options.memory_map) return run_sweep(std::move(scenarios));
+    return run_scenario(scenarios.front(), options.memory_map);
+  } catch (const std::exception& error) {
+    std::cerr << "ssdsim: error: " << error.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
+// Our own main so the SystemC banner is off before the kernel starts; it would otherwise
+// precede the firmware console on every run.
+int main(int argc, char* argv[]) {
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

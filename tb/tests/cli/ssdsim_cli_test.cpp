@@ -1,0 +1,172 @@
+// ssdsim end to end: the default scenario boots the firmware, errors name what is wrong, and
+// runs are deterministic.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+
+namespace {
+
+struct SsdsimRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+SsdsimRun run_ssdsim(const std::string& arguments) {
+  const std::string command = std::string(SSDVP_SSDSIM) + " " + arguments + " 2>&1";
+  SsdsimRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+std::string temp_dir(const std::string& name) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("ssdvp_cli_" + name + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+  return path.string();
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// Drops the wall-clock fields (by the naming rule of tb/report/stats_report.h).
+void drop_wall_clock_fields(nlohmann::json& node) {
+  if (!node.is_object()) return;
+  for (auto it = node.begin(); it != node.end();) {
+    const std::string& key = it.key();
+    if (key.find("wall") != std::string::npos || key.find("mips") != std::string::npos ||
+        key.find("speed") != std::string::npos) {
+      it = node.erase(it);
+    } else {
+      drop_wall_clock_fields(it.value());
+      ++it;
+    }
+  }
+}
+
+TEST(Ssdsim, DefaultScenarioPrintsBannerAndWritesStats) {
+  const std::string out = temp_dir("default");
+  const SsdsimRun run = run_ssdsim("--out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("ssdvp firmware"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("1 hart"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("SRAM 1024 KiB"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("scheme dftl"), std::string::npos) << run.output;
+
+  const nlohmann::json stats = read_json(out + "/stats.json");
+  EXPECT_EQ(stats["outcome"]["outcome"], "exit");
+  EXPECT_EQ(stats["outcome"]["exit_code"], 0);
+  ASSERT_EQ(stats["harts"].size(), 1u);
+  EXPECT_GT(stats["harts"][0]["instret"].get<uint64_t>(), 100u);
+  EXPECT_GE(stats["harts"][0]["cycles"].get<uint64_t>(),
+            stats["harts"][0]["instret"].get<uint64_t>());
+  EXPECT_EQ(stats["config"]["cpu"]["harts"], 1);
+  EXPECT_GT(stats["simulator"]["mips"].get<double>(), 0.0);
+}
+
+TEST(Ssdsim, TwoHartsBothBoot) {
+  const std::string out = temp_dir("harts2");
+  const SsdsimRun run = run_ssdsim("--set cpu.harts=2 --out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("hart 0 online"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("hart 1 online"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("2 harts"), std::string::npos) << run.output;
+  const nlohmann::json stats = read_json(out + "/stats.json");
+  ASSERT_EQ(stats["harts"].size(), 2u);
+  EXPECT_GT(stats["harts"][1]["instret"].get<uint64_t>(), 0u);
+}
+
+TEST(Ssdsim, BannerFollowsTheScenario) {
+  const std::string out = temp_dir("banner");
+  const SsdsimRun run = run_ssdsim(
+      "--set sram.size=512KiB --set firmware.scheme=tpftl --set dram.size=64MiB --out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("SRAM 512 KiB"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("scheme tpftl"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("DRAM 64 MiB"), std::string::npos) << run.output;
+}
+
+TEST(Ssdsim, SameScenarioTwiceGivesIdenticalStats) {
+  const std::string a = temp_dir("determinism_a");
+  const std::string b = temp_dir("determinism_b");
+  ASSERT_EQ(run_ssdsim("--set cpu.harts=2 --out " + a).exit_code, 0);
+  ASSERT_EQ(run_ssdsim("--set cpu.harts=2 --out " + b).exit_code, 0);
+  nlohmann::json first = read_json(a + "/stats.json");
+  nlohmann::json second = read_json(b + "/stats.json");
+  // The output directory is part of the resolved configuration; it differs on purpose.
+  first["config"]["output"].erase("dir");
+  second["config"]["output"].erase("dir");
+  drop_wall_clock_fields(first);
+  drop_wall_clock_fields(second);
+  EXPECT_EQ(first, second);
+}
+
+TEST(Ssdsim, UnknownKeyIsAnErrorNamingTheKey) {
+  const SsdsimRun run = run_ssdsim("--set cpu.hartz=2");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("cpu.hartz"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("harts"), std::string::npos) << run.output;
+}
+
+TEST(Ssdsim, ScenarioFileErrorNamesFileAndLine) {
+  const std::string dir = temp_dir("badfile");
+  const std::string path = dir + "/bad.yaml";
+  std::ofstream(path) << "name: bad\ncpu:\n  harts: 99\n";
+  const SsdsimRun run = run_ssdsim(path);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("bad.yaml:3"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("cpu.harts"), std::string::npos) << run.output;
+}
+
+TEST(Ssdsim, MissingElfIsAnError) {
+  const SsdsimRun run = run_ssdsim("--elf /nonexistent/program.elf");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("/nonexistent/program.elf"), std::string::npos) << run.output;
+}
+
+TEST(Ssdsim, MemoryMapListsEveryTarget) {
+  const SsdsimRun run = run_ssdsim("--memory-map --set dram.size=1GiB");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (const char* name : {"rom", "sram", "dram", "sysctrl", "clint", "intc"}) {
+    EXPECT_NE(run.output.find(name), std::string::npos) << name << "\n" << run.output;
+  }
+  EXPECT_TRUE(std::regex_search(run.output, std::regex("0x0*80000000", std::regex::icase)))
+      << run.output;
+}
+
+TEST(Ssdsim, ProfileNamesFirmwareFunctions) {
+  const std::string out = temp_dir("profile");
+  const SsdsimRun run = run_ssdsim("--profile --out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json stats = read_json(out + "/stats.json");
+  ASSERT_TRUE(stats.contains("profile")) << stats.dump(2);
+  bool found_main = false;
+  for (const auto& entry : stats["profile"]) {
+    if (entry["function"] == "fw_main") found_main = true;
+  }
+  EXPECT_TRUE(found_main) << stats["profile"].dump(2);
+}
+
+TEST(Ssdsim, MaxInstructionsStopsTheRun) {
+  const std::string out = temp_dir("maxinsn");
+  const SsdsimRun run = run_ssdsim("--set sim.max_instructions=50 --out " + out);
+  EXPECT_EQ(run.exit_code, 3) << run.output;
+  const nlohmann::json stats = read_json(out + "/stats.json");
+  EXPECT_EQ(stats["outcome"]["outcome"], "max_instructions");
+}
+
+}  // namespace

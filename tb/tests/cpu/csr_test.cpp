@@ -1,0 +1,201 @@
+// Zicsr: read/write/set/clear semantics, read-only and unimplemented CSRs, the counters and the
+// WARL fields of the machine CSRs.
+#include <cstdint>
+
+#include "tb/tests/cpu/core_fixture.h"
+
+namespace ssdvp::cpu::test {
+namespace {
+
+using namespace enc;
+
+class CsrTest : public CoreTest {
+ protected:
+  static constexpr uint32_t kAt = kCode + 4 * kPrologueInstructions;
+
+  void expect_illegal_at(uint32_t pc, uint32_t instruction) {
+    EXPECT_EQ(core.pc(), kHandler) << std::hex << instruction;
+    EXPECT_EQ(csr_value(csr::kMcause), 2u) << std::hex << instruction;
+    EXPECT_EQ(csr_value(csr::kMepc), pc) << std::hex << instruction;
+    EXPECT_EQ(csr_value(csr::kMtval), instruction) << std::hex << instruction;
+  }
+  // Runs one CSR instruction at kAt with a0 = a0_value.
+  void exec(uint32_t instruction, uint32_t a0_value = 0) {
+    Program p = program();
+    p << instruction;
+    start(p);
+    core.set_reg(a0, a0_value);
+    step();
+  }
+};
+
+TEST_F(CsrTest, MisaIsRv32ImacAndIgnoresWrites) {
+  constexpr uint32_t kExpected = 0x40000000u | (1u << 0) | (1u << 2) | (1u << 8) | (1u << 12);
+  Program p = program();
+  p << csrrs(a1, csr::kMisa, zero) << csrrw(zero, csr::kMisa, a0) << csrrs(a2, csr::kMisa, zero);
+  start(p);
+  core.set_reg(a0, 0);
+  steps(3);
+  EXPECT_EQ(core.reg(a1), kExpected);
+  EXPECT_EQ(core.reg(a2), kExpected);
+  EXPECT_EQ(core.pc(), kAt + 12);
+}
+
+TEST_F(CsrTest, ReadWriteSetClear) {
+  Program p = program();
+  p << csrrw(a1, csr::kMscratch, a0)   // a1 = 0, mscratch = 0xF0F0
+    << csrrs(a2, csr::kMscratch, a3)   // a2 = 0xF0F0, mscratch |= 0x000F
+    << csrrc(a4, csr::kMscratch, a5)   // a4 = 0xF0FF, mscratch &= ~0x00F0
+    << csrrwi(a6, csr::kMscratch, 21)  // a6 = 0xF00F, mscratch = 21
+    << csrrsi(a7, csr::kMscratch, 10)  // a7 = 21, mscratch = 31
+    << csrrci(s2, csr::kMscratch, 3)   // s2 = 31, mscratch = 28
+    << csrrs(s3, csr::kMscratch, zero);
+  start(p);
+  core.set_reg(a0, 0xF0F0);
+  core.set_reg(a3, 0x000F);
+  core.set_reg(a5, 0x00F0);
+  steps(7);
+  EXPECT_EQ(core.reg(a1), 0u);
+  EXPECT_EQ(core.reg(a2), 0xF0F0u);
+  EXPECT_EQ(core.reg(a4), 0xF0FFu);
+  EXPECT_EQ(core.reg(a6), 0xF00Fu);
+  EXPECT_EQ(core.reg(a7), 21u);
+  EXPECT_EQ(core.reg(s2), 31u);
+  EXPECT_EQ(core.reg(s3), 28u);
+}
+
+TEST_F(CsrTest, ReadOnlyCsrsReadWithX0AndTrapOnWrite) {
+  Reservations other_reservations;
+  Core hart3(3, bus, other_reservations, InstructionCosts{});
+  Program p(kCode);
+  p << csrrs(a0, csr::kMhartid, zero) << csrrsi(a1, csr::kMhartid, 0);
+  bus.load(p.base(), p.bytes());
+  hart3.reset(kCode);
+  hart3.run(1);
+  hart3.run(1);
+  EXPECT_EQ(hart3.reg(a0), 3u);
+  EXPECT_EQ(hart3.reg(a1), 3u);
+  EXPECT_EQ(hart3.pc(), kCode + 8);
+
+  for (uint32_t id : {csr::kMvendorid, csr::kMarchid, csr::kMimpid}) {
+    exec(csrrs(a1, id, zero), 0);
+    EXPECT_EQ(core.reg(a1), 0u);
+    EXPECT_EQ(core.pc(), kAt + 4);
+  }
+  const uint32_t writes[] = {
+      csrrw(zero, csr::kMhartid, a0),   // write even of x0's value
+      csrrs(a1, csr::kMhartid, a0),     // rs1 != x0 writes, even if a0 = 0
+      csrrc(a1, csr::kMvendorid, a0),
+      csrrwi(zero, csr::kMarchid, 0),
+      csrrsi(a1, csr::kMimpid, 1),
+      csrrw(zero, csr::kCycle, a0),
+      csrrs(a1, csr::kInstreth, a0),
+  };
+  for (uint32_t instruction : writes) {
+    exec(instruction, 0);
+    expect_illegal_at(kAt, instruction);
+  }
+}
+
+TEST_F(CsrTest, UnimplementedCsrsAreIllegal) {
+  const uint32_t reads[] = {
+      csrrs(a1, 0xC01, zero),  // time
+      csrrs(a1, 0xC81, zero),  // timeh
+      csrrs(a1, 0x302, zero),  // medeleg: no S mode
+      csrrs(a1, 0x180, zero),  // satp
+      csrrs(a1, 0x7C0, zero),  // custom
+      csrrw(zero, 0x123, a0),
+      csrrsi(a1, 0x001, 0),    // fflags: no F yet
+  };
+  for (uint32_t instruction : reads) {
+    exec(instruction);
+    expect_illegal_at(kAt, instruction);
+  }
+  uint32_t value = 0;
+  EXPECT_FALSE(core.read_csr(0xC01, value));
+  EXPECT_TRUE(core.read_csr(csr::kMscratch, value));
+}
+
+TEST_F(CsrTest, CyclesAndInstretCount) {
+  // Default costs: csr = 2, alu = 1.
+  Program p = program();
+  p << csrrs(a0, csr::kMcycle, zero) << addi(t0, t0, 1) << addi(t0, t0, 1)
+    << csrrs(a1, csr::kMcycle, zero) << csrrs(a2, csr::kMinstret, zero) << addi(t0, t0, 1)
+    << csrrs(a3, csr::kInstret, zero) << csrrs(a4, csr::kCycle, zero);
+  start(p);
+  steps(8);
+  EXPECT_EQ(core.reg(a1) - core.reg(a0), 2u + 1u + 1u);
+  EXPECT_EQ(core.reg(a3) - core.reg(a2), 2u);  // the csrr of a2 and the addi retired between
+  EXPECT_EQ(core.reg(a4), core.reg(a1) + 2u + 2u + 1u + 2u);
+  // Counters read as of the start of the instruction; nothing was written, so mcycle = cycles().
+  EXPECT_EQ(core.reg(a0), core.cycles() - (2 + 1 + 1 + 2 + 2 + 1 + 2 + 2));
+  EXPECT_EQ(core.reg(a2), core.instret() - 4);
+}
+
+TEST_F(CsrTest, CounterWritesAreSeenByTheNextInstruction) {
+  Program p = program();
+  p << csrrw(zero, csr::kMcycle, a0) << csrrs(a1, csr::kMcycle, zero)
+    << csrrw(zero, csr::kMinstret, a0) << csrrs(a2, csr::kMinstret, zero)
+    << csrrw(zero, csr::kMcycleh, a3) << csrrs(a4, csr::kMcycleh, zero)
+    << csrrs(a5, csr::kCycleh, zero)
+    << csrrw(zero, csr::kMinstreth, a3) << csrrs(a6, csr::kInstreth, zero)
+    << csrrs(a7, csr::kMinstret, zero);
+  start(p);
+  core.set_reg(a0, 1000);
+  core.set_reg(a3, 7);
+  const uint64_t cycles_before = core.cycles();
+  steps(10);
+  EXPECT_EQ(core.reg(a1), 1000u);
+  EXPECT_EQ(core.reg(a2), 1000u);
+  EXPECT_EQ(core.reg(a4), 7u);
+  EXPECT_EQ(core.reg(a5), 7u);
+  EXPECT_EQ(core.reg(a6), 7u);
+  // minstret = 1000 after the write; six more instructions retired before the last read.
+  EXPECT_EQ(core.reg(a7), 1006u);
+  // The hart's own totals are not changed by software writes: the platform times with them.
+  EXPECT_EQ(core.cycles() - cycles_before, 10u * 2u);
+  uint32_t value = 0;
+  ASSERT_TRUE(core.read_csr(csr::kMinstreth, value));
+  EXPECT_EQ(value, 7u);
+}
+
+TEST_F(CsrTest, MachineCsrWarlFields) {
+  Program p = program();
+  p << csrrw(zero, csr::kMstatus, a0) << csrrs(a1, csr::kMstatus, zero)
+    << csrrw(zero, csr::kMstatus, zero) << csrrs(a2, csr::kMstatus, zero)
+    << csrrw(zero, csr::kMie, a0) << csrrs(a3, csr::kMie, zero)
+    << csrrw(zero, csr::kMip, a0) << csrrs(a4, csr::kMip, zero)
+    << csrrw(zero, csr::kMepc, a5) << csrrs(a6, csr::kMepc, zero)
+    << csrrw(zero, csr::kMtvec, a7) << csrrs(s2, csr::kMtvec, zero)
+    << csrrw(zero, csr::kMtvec, t3) << csrrs(s3, csr::kMtvec, zero)
+    << csrrw(zero, csr::kMcause, a0) << csrrs(t4, csr::kMcause, zero)
+    << csrrw(zero, csr::kMtval, a0) << csrrs(t5, csr::kMtval, zero);
+  start(p);
+  core.set_reg(a0, 0xFFFFFFFFu);
+  core.set_reg(a5, 0x1235);
+  core.set_reg(a7, 0x2001);  // vectored
+  core.set_reg(t3, 0x3003);  // reserved mode 3: the mode stays vectored
+  // mstatus would enable interrupts: none pending, so nothing is taken.
+  steps(18);
+  EXPECT_EQ(core.reg(a1), 0x1888u);  // MIE, MPIE and MPP = M
+  EXPECT_EQ(core.reg(a2), 0x1800u);  // MPP stays M
+  EXPECT_EQ(core.reg(a3), 0x888u);   // MSIE, MTIE, MEIE
+  EXPECT_EQ(core.reg(a4), 0u);       // mip ignores software writes
+  EXPECT_EQ(core.reg(a6), 0x1234u);  // mepc bit 0 cleared
+  EXPECT_EQ(core.reg(s2), 0x2001u);
+  EXPECT_EQ(core.reg(s3), 0x3001u);
+  EXPECT_EQ(core.reg(t4), 0xFFFFFFFFu);
+  EXPECT_EQ(core.reg(t5), 0xFFFFFFFFu);
+}
+
+TEST_F(CsrTest, MipShowsThePlatformDrivenBits) {
+  core.set_interrupt_pending(kMtip, true);
+  core.set_interrupt_pending(kMeip, true);
+  EXPECT_EQ(csr_value(csr::kMip), (1u << 7) | (1u << 11));
+  core.set_interrupt_pending(kMtip, false);
+  EXPECT_EQ(csr_value(csr::kMip), 1u << 11);
+  EXPECT_THROW(core.set_interrupt_pending(1u << 5, true), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace ssdvp::cpu::test

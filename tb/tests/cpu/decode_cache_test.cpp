@@ -1,0 +1,124 @@
+// Decode cache: a hart's own stores into decoded code take effect (with or without fence.i),
+// including an instruction that straddles two pages; code changed from outside the hart needs
+// flush_decode_cache(); revoked direct regions are asked for again.
+#include <cstdint>
+
+#include "tb/tests/cpu/core_fixture.h"
+
+namespace ssdvp::cpu::test {
+namespace {
+
+using namespace enc;
+
+class DecodeCacheTest : public CoreTest {
+ protected:
+  // Executes `addi a0,zero,1` at `patch`, then overwrites it with `addi a0,zero,42` and runs it
+  // again; with_fence_i puts a fence.i between the store and the jump back.
+  void run_self_modifying_program(bool with_fence_i) {
+    Program p = program();
+    p.li(t0, addi(a0, zero, 42));
+    const uint32_t patch = p.here() + 8;
+    p.li(t1, patch);
+    ASSERT_EQ(p.here(), patch);
+    const uint32_t done = patch + (with_fence_i ? 24 : 20);
+    p << addi(a0, zero, 1) << bne(t2, zero, static_cast<int32_t>(done - (patch + 4)))
+      << sw(t0, t1, 0);
+    if (with_fence_i) p << fence_i();
+    p << addi(t2, zero, 1);
+    p << jal(zero, static_cast<int32_t>(patch - p.here()));
+    ASSERT_EQ(p.here(), done);
+    p << jal(zero, 0);
+    start(p);
+    core.run(500);
+    EXPECT_EQ(core.pc(), done);
+    EXPECT_EQ(core.reg(a0), 42u);
+    EXPECT_EQ(bus.peek32(patch), addi(a0, zero, 42));
+  }
+};
+
+TEST_F(DecodeCacheTest, OwnStoreOverDecodedCodeTakesEffectWithoutFenceI) {
+  run_self_modifying_program(false);
+}
+
+TEST_F(DecodeCacheTest, OwnStoreOverDecodedCodeTakesEffectWithFenceI) {
+  run_self_modifying_program(true);
+}
+
+TEST_F(DecodeCacheTest, HalfwordStoreOverACompressedInstruction) {
+  Program p = program();
+  p.li(t0, c_li(a0, 13));
+  const uint32_t patch = p.here() + 8;
+  p.li(t1, patch);
+  p << c_li(a0, 1) << c_bnez(s0, 10) << sh(t0, t1, 0) << c_li(s0, 1)
+    << c_j(static_cast<int32_t>(patch - (patch + 10)));
+  const uint32_t done = p.here();
+  ASSERT_EQ(done, patch + 12);
+  p << c_j(0);
+  start(p);
+  core.set_reg(s0, 0);
+  core.run(500);
+  EXPECT_EQ(core.pc(), done);
+  EXPECT_EQ(core.reg(a0), 13u);
+}
+
+TEST_F(DecodeCacheTest, StoreIntoTheNextPageInvalidatesAnInstructionStraddlingIt) {
+  constexpr uint32_t kStraddle = 0x1FFE;  // bytes 0x1FFE..0x2001: two 4 KiB pages
+  Program p = program();
+  p.li(t0, addi(a0, a0, 0x100) >> 16);  // the new upper half
+  p.li(t1, kStraddle + 2);
+  p.li(t3, kStraddle - 6);
+  p << jalr(zero, t3, 0);
+  Program body(kStraddle - 6);
+  body << c_nop() << c_nop() << c_nop()
+       << addi(a0, a0, 1)  // straddles the page boundary
+       << bne(t2, zero, 16) << sh(t0, t1, 0) << addi(t2, zero, 1)
+       << jal(zero, static_cast<int32_t>(kStraddle - (kStraddle + 16)));
+  const uint32_t done = body.here();
+  body << jal(zero, 0);
+  load(body);
+  start(p);
+  core.run(500);
+  EXPECT_EQ(core.pc(), done);
+  EXPECT_EQ(core.reg(a0), 0x101u);  // 1 on the first pass, 0x100 after the patch
+}
+
+TEST_F(DecodeCacheTest, CodeChangedFromOutsideNeedsAFlush) {
+  Program p = program();
+  const uint32_t loop = p.here();
+  p << addi(a0, a0, 1) << jal(zero, -4);
+  start(p);
+  core.run(10);
+  const uint32_t after_first = core.reg(a0);
+  EXPECT_GT(after_first, 0u);
+  Program patched(loop);
+  patched << addi(a0, a0, 100);
+  bus.load(patched.base(), patched.bytes());  // behind the hart's back: still decoded as +1
+  while (core.pc() != loop) step();
+  step();
+  EXPECT_EQ(core.reg(a0), after_first + 1);
+  core.flush_decode_cache();
+  steps(2);
+  EXPECT_EQ(core.reg(a0), after_first + 101);
+}
+
+TEST_F(DecodeCacheTest, RevokedDirectRegionsAreAskedForAgain) {
+  Program p = program();
+  p << lw(a0, a1, 0) << lw(a2, a1, 4);
+  start(p);
+  core.set_reg(a1, kData);
+  bus.poke32(kData, 11);
+  bus.poke32(kData + 4, 22);
+  step();
+  const unsigned requests = bus.direct_region_requests;
+  core.invalidate_direct_regions();
+  bus.sram_direct = false;  // the grant is gone: the load takes the bus
+  step();
+  EXPECT_EQ(core.reg(a0), 11u);
+  EXPECT_EQ(core.reg(a2), 22u);
+  EXPECT_GT(bus.direct_region_requests, requests);
+  ASSERT_EQ(bus.accesses.size(), 1u);
+  EXPECT_EQ(bus.accesses[0].addr, kData + 4);
+}
+
+}  // namespace
+}  // namespace ssdvp::cpu::test

@@ -1,0 +1,204 @@
+#include "tlm/cpu/cpu_tlm.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "tlm/system/log.h"
+
+namespace ssdvp {
+namespace {
+
+const char* state_name(Hart::State state) {
+  switch (state) {
+    case Hart::State::kRunning: return "running";
+    case Hart::State::kSleeping: return "sleeping";
+    case Hart::State::kInTrap: return "in_trap";
+    case Hart::State::kStopped: return "stopped";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+Hart::Hart(sc_core::sc_module_name name, uint32_t hart_id, const CpuConfig& cpu,
+           cpu::Reservations& reservations, WaveWriter* waves, HartObserver* observer)
+    : sc_core::sc_module(name),
+      socket("socket"),
+      clock_(cpu.clock_hz, "cpu.clock_hz"),
+      core_(std::make_unique<cpu::Core>(hart_id, *this, reservations, cpu.cost)),
+      observer_(observer),
+      waves_(waves),
+      wake_event_("wake_event") {
+  socket.register_invalidate_direct_mem_ptr(this, &Hart::invalidate_direct_mem_ptr);
+  if (waves_ != nullptr) {
+    state_signal_ = waves_->add_state_signal(this->name(), "state", state_name(State::kRunning));
+    bus_signal_ = waves_->add_signal(this->name(), "bus_transactions", 64, 0);
+  }
+  SC_HAS_PROCESS(Hart);
+  SC_THREAD(run_thread);
+}
+
+Hart::~Hart() = default;
+
+void Hart::reset(uint32_t pc) { core_->reset(pc); }
+
+void Hart::stop() {
+  stopped_ = true;
+  core_->request_stop();
+}
+
+void Hart::set_interrupt(uint32_t bit, bool level) {
+  core_->set_interrupt_pending(bit, level);
+  // Immediate notification: a sleeping hart wakes at the very time the interrupt is raised.
+  if (level && sc_core::sc_is_running()) wake_event_.notify();
+}
+
+uint64_t Hart::current_ps() const {
+  return anchor_ps_ + clock_.cycles_to_ps(core_->cycles() - anchor_cycles_);
+}
+
+sc_core::sc_time Hart::local_offset() const {
+  const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
+  const uint64_t hart_ps = current_ps();
+  return from_ps(hart_ps > now_ps ? hart_ps - now_ps : 0);
+}
+
+void Hart::reanchor() {
+  anchor_ps_ = to_ps(sc_core::sc_time_stamp());
+  anchor_cycles_ = core_->cycles();
+  quantum_keeper_.reset();
+}
+
+void Hart::sync() {
+  quantum_keeper_.set(local_offset());
+  quantum_keeper_.sync();
+  reanchor();
+}
+
+void Hart::record_state(State state) {
+  if (state == state_) return;
+  state_ = state;
+  if (state_signal_) waves_->set_state(*state_signal_, state_name(state), current_ps());
+}
+
+void Hart::run_thread() {
+  if (tlm::tlm_global_quantum::instance().get() == sc_core::SC_ZERO_TIME) {
+    throw std::runtime_error(fmt::format("hart {}: the global quantum is not set", name()));
+  }
+  reanchor();
+  while (!stopped_) {
+    const sc_core::sc_time window = tlm::tlm_global_quantum::instance().compute_local_quantum();
+    const sc_core::sc_time offset = local_offset();
+    if (offset >= window) {
+      sync();
+      continue;
+    }
+    const uint64_t budget =
+        std::max<uint64_t>(1, clock_.ps_to_cycles_ceil(to_ps(window - offset)));
+    record_state(core_->in_trap() ? State::kInTrap : State::kRunning);
+    in_batch_ = true;
+    const cpu::StopReason reason = core_->run(budget);
+    if (reason == cpu::StopReason::kHalt) stopped_ = true;
+    if (reason == cpu::StopReason::kDoubleTrap) {
+      log::error(*this, "double trap at pc {:#010x}", core_->pc());
+      stopped_ = true;
+    }
+    if (observer_ != nullptr) observer_->batch_done(*this, reason);
+    in_batch_ = false;
+    if (stopped_) break;
+    if (reason == cpu::StopReason::kWfi) {
+      sleep_until_interrupt();
+    } else {
+      quantum_keeper_.set(local_offset());
+      if (quantum_keeper_.need_sync()) sync();
+    }
+  }
+  sync();
+  record_state(State::kStopped);
+  if (observer_ != nullptr) observer_->hart_stopped(*this);
+}
+
+void Hart::sleep_until_interrupt() {
+  sync();
+  if (core_->wakeup_pending()) return;
+  record_state(State::kSleeping);
+  const uint64_t asleep_ps = to_ps(sc_core::sc_time_stamp());
+  while (!core_->wakeup_pending()) sc_core::wait(wake_event_);
+  core_->add_sleep_cycles(clock_.ps_to_cycles_floor(to_ps(sc_core::sc_time_stamp()) - asleep_ps));
+  reanchor();
+  log::debug(*this, "woke up after {} ps", to_ps(sc_core::sc_time_stamp()) - asleep_ps);
+}
+
+bool Hart::transport(tlm::tlm_command command, uint32_t addr, uint8_t* data, uint32_t len,
+                     uint64_t& extra_cycles) {
+  payload_.set_command(command);
+  payload_.set_address(addr);
+  payload_.set_data_ptr(data);
+  payload_.set_data_length(len);
+  payload_.set_streaming_width(len);
+  payload_.set_byte_enable_ptr(nullptr);
+  payload_.set_dmi_allowed(false);
+  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+
+  const uint64_t start_ps = current_ps();
+  sc_core::sc_time delay = local_offset();
+  socket->b_transport(payload_, delay);
+  // A target may have waited (moving sc_time_stamp) instead of annotating: both count.
+  const uint64_t end_ps = to_ps(sc_core::sc_time_stamp() + delay);
+  extra_cycles = end_ps > start_ps ? clock_.ps_to_cycles_ceil(end_ps - start_ps) : 0;
+
+  ++bus_transactions_;
+  if (bus_signal_) waves_->set(*bus_signal_, bus_transactions_, start_ps);
+  if (!payload_.is_response_ok()) {
+    log::debug(*this, "bus {} of {} bytes at {:#010x} failed: {}",
+               command == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
+               payload_.get_response_string());
+    return false;
+  }
+  return true;
+}
+
+bool Hart::read(uint32_t addr, void* data, uint32_t len, uint64_t& extra_cycles) {
+  return transport(tlm::TLM_READ_COMMAND, addr, static_cast<uint8_t*>(data), len, extra_cycles);
+}
+
+bool Hart::write(uint32_t addr, const void* data, uint32_t len, uint64_t& extra_cycles) {
+  // TLM payloads carry a non-const pointer; a write command never modifies the data.
+  return transport(tlm::TLM_WRITE_COMMAND, addr,
+                   static_cast<uint8_t*>(const_cast<void*>(data)), len, extra_cycles);
+}
+
+cpu::DirectRegion Hart::direct_region(uint32_t addr) {
+  tlm::tlm_generic_payload request;
+  request.set_command(tlm::TLM_READ_COMMAND);
+  request.set_address(addr);
+  tlm::tlm_dmi dmi;
+  if (!socket->get_direct_mem_ptr(request, dmi)) return {};
+  const uint64_t size = dmi.get_end_address() - dmi.get_start_address() + 1;
+  if (dmi.get_start_address() > UINT32_MAX || size > UINT32_MAX) {
+    throw std::runtime_error(fmt::format(
+        "hart {}: DMI region [{:#x}, {:#x}] for address {:#010x} exceeds the 32-bit bus", name(),
+        dmi.get_start_address(), dmi.get_end_address(), addr));
+  }
+  cpu::DirectRegion region;
+  region.base = static_cast<uint32_t>(dmi.get_start_address());
+  region.size = static_cast<uint32_t>(size);
+  region.host = dmi.get_dmi_ptr();
+  region.read_cycles =
+      static_cast<uint32_t>(clock_.ps_to_cycles_ceil(to_ps(dmi.get_read_latency())));
+  region.write_cycles =
+      static_cast<uint32_t>(clock_.ps_to_cycles_ceil(to_ps(dmi.get_write_latency())));
+  region.readable = dmi.is_read_allowed();
+  region.writable = dmi.is_write_allowed();
+  region.executable = true;  // every memory of the SoC may hold code
+  return region;
+}
+
+void Hart::invalidate_direct_mem_ptr(sc_dt::uint64 /*start*/, sc_dt::uint64 /*end*/) {
+  // The core keeps few regions: dropping them all is simpler than matching ranges.
+  core_->invalidate_direct_regions();
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,115 @@
+// The TLM wrapper of one hart: runs a cpu::Core in batches of cycles under temporal decoupling
+// and gives it the bus (b_transport for the slow path, DMI for memories) and its interrupt
+// inputs.
+//
+// Time: the core counts cycles; the hart's local time is the time of its last synchronisation
+// plus the cycles run since, times the clock period. A batch lasts until the end of the current
+// global quantum, then the hart synchronises. WFI synchronises and sleeps on an event until an
+// interrupt arrives; the time slept is credited to the core as sleep cycles.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "tlm/cpu/cpu_if.h"
+#include "tlm/cpu/rv_core.h"
+#include "tlm/system/interrupt_sink.h"
+#include "tlm/system/sim_time.h"
+#include "tlm/system/soc_config.h"
+#include "tlm/system/wave_writer.h"
+
+namespace ssdvp::cpu {
+class Reservations;
+}
+
+namespace ssdvp {
+
+class Hart;
+
+// What the SoC hears from a hart's run loop.
+class HartObserver {
+ public:
+  virtual ~HartObserver() = default;
+  // After every batch, with the reason the core returned (instruction limit, tohost, faults).
+  virtual void batch_done(Hart& hart, cpu::StopReason reason) = 0;
+  // The hart left its run loop (stopped, halted or double-trapped) and synchronised its time.
+  virtual void hart_stopped(Hart& hart) = 0;
+};
+
+class Hart : public sc_core::sc_module, public cpu::BusInterface, public InterruptSink {
+ public:
+  enum class State { kRunning, kSleeping, kInTrap, kStopped };
+
+  tlm_utils::simple_initiator_socket<Hart> socket;
+
+  // The global quantum (tlm_global_quantum) must be set before simulation starts; throws
+  // std::runtime_error if cpu.clock_hz is out of range. waves and observer are nullable.
+  Hart(sc_core::sc_module_name name, uint32_t hart_id, const CpuConfig& cpu,
+       cpu::Reservations& reservations, WaveWriter* waves, HartObserver* observer);
+  ~Hart() override;
+
+  // Architectural reset of the core; the run loop starts at this pc.
+  void reset(uint32_t pc);
+  // Ends the run loop: the core stops after its current instruction, the hart synchronises and
+  // tells the observer. A sleeping hart stays asleep (the simulation is ending).
+  void stop();
+  bool stopped() const { return stopped_; }
+  // True while the core runs a batch or the observer handles its end.
+  bool in_batch() const { return in_batch_; }
+
+  // The hart's own notion of now: the last synchronisation plus the cycles run since.
+  sc_core::sc_time local_time() const { return from_ps(current_ps()); }
+  State state() const { return state_; }
+  const Clock& clock() const { return clock_; }
+
+  cpu::Core& core() { return *core_; }
+  const cpu::Core& core() const { return *core_; }
+  uint64_t bus_transactions() const { return bus_transactions_; }
+
+  // InterruptSink: forwards to the core and wakes the hart from WFI.
+  void set_interrupt(uint32_t bit, bool level) override;
+
+  // cpu::BusInterface, called by the core from inside run().
+  bool read(uint32_t addr, void* data, uint32_t len, uint64_t& extra_cycles) override;
+  bool write(uint32_t addr, const void* data, uint32_t len, uint64_t& extra_cycles) override;
+  cpu::DirectRegion direct_region(uint32_t addr) override;
+
+ private:
+  void run_thread();
+  void sync();
+  void sleep_until_interrupt();
+  void reanchor();
+  uint64_t current_ps() const;
+  sc_core::sc_time local_offset() const;
+  bool transport(tlm::tlm_command command, uint32_t addr, uint8_t* data, uint32_t len,
+                 uint64_t& extra_cycles);
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
+  void record_state(State state);
+
+  Clock clock_;
+  std::unique_ptr<cpu::Core> core_;
+  HartObserver* observer_;
+  WaveWriter* waves_;
+  std::optional<WaveWriter::SignalId> state_signal_;
+  std::optional<WaveWriter::SignalId> bus_signal_;
+
+  tlm_utils::tlm_quantumkeeper quantum_keeper_;
+  tlm::tlm_generic_payload payload_;  // reused by the slow path
+  sc_core::sc_event wake_event_;
+  // Synchronisation point: the simulated time and the core's cycle count at the last sync.
+  uint64_t anchor_ps_ = 0;
+  uint64_t anchor_cycles_ = 0;
+
+  State state_ = State::kRunning;
+  bool stopped_ = false;
+  bool in_batch_ = false;
+  uint64_t bus_transactions_ = 0;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,872 @@
+#include "tlm/cpu/rv_core.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <limits>
+#include <ostream>
+#include <stdexcept>
+
+#include "tlm/cpu/rv_csr.h"
+#include "tlm/cpu/rv_decode_cache.h"
+#include "tlm/cpu/rv_decoder.h"
+#include "tlm/cpu/rv_disasm.h"
+#include "tlm/cpu/rv_reservations.h"
+
+namespace ssdvp::cpu {
+namespace {
+
+// Exception causes (mcause with the interrupt bit clear).
+enum ExceptionCause : uint32_t {
+  kInstructionAccessFault = 1,
+  kIllegalInstruction = 2,
+  kBreakpoint = 3,
+  kLoadAddressMisaligned = 4,
+  kLoadAccessFault = 5,
+  kStoreAddressMisaligned = 6,
+  kStoreAccessFault = 7,
+  kEcallFromMachine = 11,
+};
+
+constexpr unsigned kMaxDirectRegions = 8;
+
+uint32_t mask_of(uint32_t len) { return len == 4 ? ~0u : (1u << (8 * len)) - 1; }
+
+// Largest naturally aligned piece (4, 2 or 1 bytes) that starts at addr and fits in remaining.
+uint32_t piece_length(uint32_t addr, uint32_t remaining) {
+  if ((addr & 3) == 0 && remaining >= 4) return 4;
+  if ((addr & 1) == 0 && remaining >= 2) return 2;
+  return 1;
+}
+
+}  // namespace
+
+struct Core::State {
+  State(uint32_t hart, BusInterface& bus_, Reservations& reservations_,
+        const InstructionCosts& costs_)
+      : hart_id(hart),
+        bus(bus_),
+        reservations(reservations_),
+        costs(costs_),
+        branch_taken_extra(static_cast<uint64_t>(costs_.branch_taken) -
+                           static_cast<uint64_t>(costs_.branch_not_taken)),
+        csrs(hart) {}
+
+  // ---- configuration ----
+  const uint32_t hart_id;
+  BusInterface& bus;
+  Reservations& reservations;
+  const InstructionCosts costs;
+  const uint64_t branch_taken_extra;  // added to a taken branch's not-taken cost (mod 2^64)
+
+  // ---- architectural state ----
+  std::array<uint32_t, kSinkRegister + 1> x{};
+  uint32_t pc = 0;
+  CsrFile csrs;
+  bool in_trap = false;
+  TrapRecord last_trap;
+
+  // ---- counters (cycles() and instret() are these; mcycle/minstret add the CSR offsets) ----
+  uint64_t cycle = 0;
+  uint64_t retired = 0;
+  uint64_t sleep = 0;
+  uint64_t loads = 0;
+  uint64_t stores = 0;
+
+  // ---- run control ----
+  uint64_t cycle_limit = 0;  // the inner loop runs while cycle < cycle_limit; 0 ends it early
+  bool interrupt_check = false;  // an interrupt may have become takeable inside the batch
+  StopReason stop = StopReason::kBudget;
+
+  // ---- memory ----
+  std::array<DirectRegion, kMaxDirectRegions> regions{};
+  unsigned region_count = 0;
+  unsigned next_region_victim = 0;
+  DecodeCache decode_cache;
+  uint32_t current_page = DecodeCache::kNoPage;  // one-entry cache in front of decode_cache
+  CachedInstruction* current_slots = nullptr;
+
+  // ---- tohost ----
+  uint32_t tohost_address = 0;
+  uint32_t tohost_page = DecodeCache::kNoPage;
+  bool tohost_written = false;
+  uint32_t tohost_value = 0;
+
+  // ---- slow-mode hooks ----
+  std::ostream* trace = nullptr;
+  uint32_t profile_base = 0;
+  uint32_t profile_size = 0;
+  std::vector<uint64_t> profile;
+
+  template <bool kHooks>
+  void execute();
+
+  // Regions
+  const DirectRegion* find_region(uint32_t addr, uint32_t len, bool DirectRegion::*permission) {
+    for (unsigned i = 0; i < region_count; ++i) {
+      const DirectRegion& region = regions[i];
+      if (region.*permission && region.contains(addr, len)) return &region;
+    }
+    return nullptr;
+  }
+  const DirectRegion* find_or_request_region(uint32_t addr, uint32_t len,
+                                             bool DirectRegion::*permission);
+
+  // Memory paths. They do not trap: the caller raises the exception it needs.
+  bool fetch_halfword(uint32_t addr, uint32_t& value);
+  // The instruction at addr; on failure fault_addr is the halfword that could not be fetched.
+  bool fetch_bits(uint32_t addr, uint32_t& bits, uint32_t& fault_addr);
+  bool read_slow(uint32_t addr, uint32_t len, uint32_t& value);
+  bool write_slow(uint32_t addr, uint32_t len, uint32_t value);
+  bool read_piece(uint32_t addr, uint32_t len, uint32_t& value);
+  bool write_piece(uint32_t addr, uint32_t len, uint32_t value);
+  bool write_data(uint32_t addr, uint32_t len, uint32_t value);
+  void after_store(uint32_t addr, uint32_t len, uint32_t value);
+  bool store_watched(uint32_t addr, uint32_t len) const {
+    const uint32_t first = DecodeCache::page_of(addr);
+    const uint32_t last = DecodeCache::page_of(addr + len - 1);
+    return decode_cache.holds_code(first) || decode_cache.holds_code(last) ||
+           first == tohost_page || last == tohost_page;
+  }
+
+  // Decode cache
+  // Decodes the instruction at addr into its slot; raises the fetch fault instead if it has none.
+  bool fill_slot(uint32_t addr);
+  void flush_decode_cache() {
+    decode_cache.flush();
+    current_page = DecodeCache::kNoPage;
+    current_slots = nullptr;
+  }
+
+  // Traps and the slow instructions (they work on the members: the loop syncs around them).
+  void raise_exception(uint32_t cause, uint32_t tval);
+  void take_pending_interrupt();
+  void request_interrupt_check() {
+    if (csrs.interrupt_to_take() >= 0) {
+      interrupt_check = true;
+      cycle_limit = 0;
+    }
+  }
+  void execute_csr(CachedInstruction e);
+  void execute_atomic(CachedInstruction e);
+  void execute_mret();
+  void after_instruction(uint32_t start_pc, uint64_t start_cycle, uint64_t start_retired);
+  CsrFile::Counters counters() const { return {cycle, retired}; }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+const DirectRegion* Core::State::find_or_request_region(uint32_t addr, uint32_t len,
+                                                        bool DirectRegion::*permission) {
+  if (const DirectRegion* region = find_region(addr, len, permission)) return region;
+  // A region may be granted later than the first access, so the bus is asked again on each miss;
+  // misses are the slow path anyway (peripherals).
+  const DirectRegion offered = bus.direct_region(addr);
+  if (offered.size == 0 || offered.host == nullptr || !offered.contains(addr, 1)) return nullptr;
+  unsigned index = region_count;
+  for (unsigned i = 0; i < region_count; ++i) {
+    if (regions[i].base == offered.base) index = i;  // refresh a grant that changed
+  }
+  if (index == region_count) {
+    if (region_count < kMaxDirectRegions) {
+      ++region_count;
+    } else {
+      index = next_region_victim;
+      next_region_victim = (next_region_victim + 1) % kMaxDirectRegions;
+    }
+  }
+  regions[index] = offered;
+  const DirectRegion& region = regions[index];
+  return (region.*permission && region.contains(addr, len)) ? &region : nullptr;
+}
+
+bool Core::State::fetch_halfword(uint32_t addr, uint32_t& value) {
+  const DirectRegion* region = find_or_request_region(addr, 2, &DirectRegion::executable);
+  if (region == nullptr) return false;
+  uint16_t halfword;
+  std::memcpy(&halfword, region->host + (addr - region->base), 2);
+  value = halfword;
+  return true;
+}
+
+bool Core::State::fetch_bits(uint32_t addr, uint32_t& bits, uint32_t& fault_addr) {
+  uint32_t low = 0;
+  if (!fetch_halfword(addr, low)) {
+    fault_addr = addr;
+    return false;
+  }
+  bits = low;
+  if (instruction_length(low) == 2) return true;
+  uint32_t high = 0;
+  if (!fetch_halfword(addr + 2, high)) {
+    fault_addr = addr + 2;
+    return false;
+  }
+  bits |= high << 16;
+  return true;
+}
+
+bool Core::State::read_piece(uint32_t addr, uint32_t len, uint32_t& value) {
+  if (const DirectRegion* region = find_or_request_region(addr, len, &DirectRegion::readable)) {
+    value = 0;
+    std::memcpy(&value, region->host + (addr - region->base), len);
+    cycle += region->read_cycles;
+    return true;
+  }
+  value = 0;
+  uint64_t extra_cycles = 0;
+  const bool ok = bus.read(addr, &value, len, extra_cycles);
+  cycle += extra_cycles;
+  return ok;
+}
+
+bool Core::State::write_piece(uint32_t addr, uint32_t len, uint32_t value) {
+  if (const DirectRegion* region = find_or_request_region(addr, len, &DirectRegion::writable)) {
+    std::memcpy(region->host + (addr - region->base), &value, len);
+    cycle += region->write_cycles;
+    return true;
+  }
+  uint64_t extra_cycles = 0;
+  const bool ok = bus.write(addr, &value, len, extra_cycles);
+  cycle += extra_cycles;
+  return ok;
+}
+
+// A misaligned access inside one direct region is one host copy; elsewhere it is split into
+// aligned pieces for the bus. Either way it costs costs.misaligned for the extra access.
+bool Core::State::read_slow(uint32_t addr, uint32_t len, uint32_t& value) {
+  if ((addr & (len - 1)) == 0) return read_piece(addr, len, value);
+  cycle += costs.misaligned;
+  if (const DirectRegion* region = find_or_request_region(addr, len, &DirectRegion::readable)) {
+    value = 0;
+    std::memcpy(&value, region->host + (addr - region->base), len);
+    cycle += region->read_cycles;
+    return true;
+  }
+  value = 0;
+  for (uint32_t done = 0; done < len;) {
+    const uint32_t piece = piece_length(addr + done, len - done);
+    uint32_t part = 0;
+    if (!read_piece(addr + done, piece, part)) return false;
+    value |= (part & mask_of(piece)) << (8 * done);
+    done += piece;
+  }
+  return true;
+}
+
+bool Core::State::write_slow(uint32_t addr, uint32_t len, uint32_t value) {
+  if ((addr & (len - 1)) == 0) return write_piece(addr, len, value);
+  cycle += costs.misaligned;
+  if (const DirectRegion* region = find_or_request_region(addr, len, &DirectRegion::writable)) {
+    std::memcpy(region->host + (addr - region->base), &value, len);
+    cycle += region->write_cycles;
+    return true;
+  }
+  for (uint32_t done = 0; done < len;) {
+    const uint32_t piece = piece_length(addr + done, len - done);
+    if (!write_piece(addr + done, piece, (value >> (8 * done)) & mask_of(piece))) return false;
+    done += piece;
+  }
+  return true;
+}
+
+// A store from the slow instructions (atomics); the inner loop inlines its own fast path.
+bool Core::State::write_data(uint32_t addr, uint32_t len, uint32_t value) {
+  if (!write_slow(addr, len, value)) return false;
+  reservations.on_store(hart_id, addr, len);
+  if (store_watched(addr, len)) after_store(addr, len, value);
+  return true;
+}
+
+// A store into a page holding decoded code, or into the tohost page.
+void Core::State::after_store(uint32_t addr, uint32_t len, uint32_t value) {
+  decode_cache.invalidate(addr, len);
+  if (addr == tohost_address && tohost_page != DecodeCache::kNoPage && len == 4 && value != 0) {
+    tohost_written = true;
+    tohost_value = value;
+    stop = StopReason::kHalt;
+    cycle_limit = 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decode cache
+
+bool Core::State::fill_slot(uint32_t addr) {
+  uint32_t bits = 0;
+  uint32_t fault_addr = 0;
+  if (!fetch_bits(addr, bits, fault_addr)) {
+    raise_exception(kInstructionAccessFault, fault_addr);
+    return false;
+  }
+  const DecodedInstruction decoded = decode_instruction(bits);
+  CachedInstruction filled;
+  filled.op = decoded.op;
+  filled.rd = decoded.rd == 0 ? kSinkRegister : decoded.rd;
+  filled.rs1 = decoded.rs1;
+  filled.rs2 = decoded.rs2;
+  filled.imm = decoded.op == Op::kIllegal ? static_cast<int32_t>(bits) : decoded.imm;
+  filled.length = decoded.length;
+  switch (cost_class_of(decoded.op)) {
+    case CostClass::kAlu: filled.cost = costs.alu; break;
+    case CostClass::kBranch: filled.cost = costs.branch_not_taken; break;
+    case CostClass::kJump: filled.cost = costs.jump; break;
+    case CostClass::kLoad: filled.cost = costs.load; break;
+    case CostClass::kStore: filled.cost = costs.store; break;
+    case CostClass::kMul: filled.cost = costs.mul; break;
+    case CostClass::kDiv: filled.cost = costs.div; break;
+    case CostClass::kCsr: filled.cost = costs.csr; break;
+    case CostClass::kAtomic: filled.cost = costs.atomic; break;
+    case CostClass::kFence: filled.cost = costs.fence; break;
+    case CostClass::kTrapReturn: filled.cost = costs.trap; break;
+    case CostClass::kTrapOnly: filled.cost = 0; break;
+  }
+  // Looked up again: asking the bus for a region may have flushed the cache.
+  decode_cache.page_slots(DecodeCache::page_of(addr))[DecodeCache::slot_of(addr)] = filled;
+  decode_cache.mark_code(DecodeCache::page_of(addr));
+  decode_cache.mark_code(DecodeCache::page_of(addr + decoded.length - 1));
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Traps
+
+void Core::State::raise_exception(uint32_t cause, uint32_t tval) {
+  --retired;  // the excepting instruction does not retire
+  last_trap = TrapRecord{cause, pc, tval};
+  if (in_trap) {
+    // Nothing else changes, so the platform reports the hart exactly as it faulted.
+    stop = StopReason::kDoubleTrap;
+    cycle_limit = 0;
+    return;
+  }
+  cycle += costs.trap;
+  pc = csrs.enter_trap(cause, pc, tval);
+  in_trap = true;
+}
+
+void Core::State::take_pending_interrupt() {
+  const int cause = csrs.interrupt_to_take();
+  if (cause < 0) return;
+  const uint32_t mcause = csr::kInterruptFlag | static_cast<uint32_t>(cause);
+  last_trap = TrapRecord{mcause, pc, 0};
+  cycle += costs.trap;
+  pc = csrs.enter_trap(mcause, pc, 0);
+  in_trap = true;
+}
+
+void Core::State::execute_mret() {
+  pc = csrs.return_from_trap();
+  in_trap = false;
+  request_interrupt_check();
+}
+
+// Counters as CSR reads see them: before this instruction's cost and retirement.
+void Core::State::execute_csr(CachedInstruction e) {
+  const uint32_t address = static_cast<uint32_t>(e.imm);
+  const bool immediate = e.op == Op::kCsrrwi || e.op == Op::kCsrrsi || e.op == Op::kCsrrci;
+  const uint32_t operand = immediate ? e.rs1 : x[e.rs1];
+  const CsrFile::Counters before{cycle - e.cost, retired - 1};
+  uint32_t old_value = 0;
+  bool ok = csrs.read(address, before, old_value);
+  if (ok) {
+    // csrrs/csrrc with x0 (or uimm 0) do not write, so they may read a read-only CSR.
+    switch (e.op) {
+      case Op::kCsrrw: case Op::kCsrrwi:
+        ok = csrs.write(address, operand, counters());
+        break;
+      case Op::kCsrrs: case Op::kCsrrsi:
+        if (e.rs1 != 0) ok = csrs.write(address, old_value | operand, counters());
+        break;
+      default:
+        if (e.rs1 != 0) ok = csrs.write(address, old_value & ~operand, counters());
+        break;
+    }
+  }
+  if (!ok) {
+    uint32_t bits = 0;
+    uint32_t unused_fault = 0;
+    fetch_bits(pc, bits, unused_fault);  // it was just executed, so it can be fetched
+    raise_exception(kIllegalInstruction, bits);
+    return;
+  }
+  x[e.rd] = old_value;
+  pc += e.length;
+  if (address == csr::kMstatus || address == csr::kMie) request_interrupt_check();
+}
+
+void Core::State::execute_atomic(CachedInstruction e) {
+  const uint32_t addr = x[e.rs1];
+  uint32_t old_value = 0;
+  if (e.op == Op::kLrW) {
+    if (addr & 3) return raise_exception(kLoadAddressMisaligned, addr);
+    if (!read_slow(addr, 4, old_value)) return raise_exception(kLoadAccessFault, addr);
+    ++loads;
+    reservations.reserve(hart_id, addr);
+    x[e.rd] = old_value;
+    pc += e.length;
+    return;
+  }
+  if (addr & 3) return raise_exception(kStoreAddressMisaligned, addr);
+  if (e.op == Op::kScW) {
+    uint32_t failed = 1;
+    if (reservations.take(hart_id, addr)) {
+      if (!write_data(addr, 4, x[e.rs2])) return raise_exception(kStoreAccessFault, addr);
+      ++stores;
+      failed = 0;
+    }
+    x[e.rd] = failed;
+    pc += e.length;
+    return;
+  }
+  if (!read_slow(addr, 4, old_value)) return raise_exception(kStoreAccessFault, addr);
+  const uint32_t operand = x[e.rs2];
+  const auto signed_old = static_cast<int32_t>(old_value);
+  const auto signed_operand = static_cast<int32_t>(operand);
+  uint32_t result = 0;
+  switch (e.op) {
+    case Op::kAmoswapW: result = operand; break;
+    case Op::kAmoaddW: result = old_value + operand; break;
+    case Op::kAmoxorW: result = old_value ^ operand; break;
+    case Op::kAmoandW: result = old_value & operand; break;
+    case Op::kAmoorW: result = old_value | operand; break;
+    case Op::kAmominW: result = signed_old < signed_operand ? old_value : operand; break;
+    case Op::kAmomaxW: result = signed_old > signed_operand ? old_value : operand; break;
+    case Op::kAmominuW: result = old_value < operand ? old_value : operand; break;
+    default: result = old_value > operand ? old_value : operand; break;  // kAmomaxuW
+  }
+  if (!write_data(addr, 4, result)) return raise_exception(kStoreAccessFault, addr);
+  ++loads;
+  ++stores;
+  x[e.rd] = old_value;
+  pc += e.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hooks (slow mode only)
+
+void Core::State::after_instruction(uint32_t start_pc, uint64_t start_cycle,
+                                    uint64_t start_retired) {
+  if (trace != nullptr && retired != start_retired) {
+    uint32_t bits = 0;
+    uint32_t unused_fault = 0;
+    fetch_bits(start_pc, bits, unused_fault);
+    const bool compressed = instruction_length(bits) == 2;
+    *trace << fmt::format("{} {:>12} {:08x}: {:<8}  {}\n", hart_id, start_cycle, start_pc,
+                          compressed ? fmt::format("{:04x}", bits & 0xFFFFu)
+                                     : fmt::format("{:08x}", bits),
+                          disassemble(bits, start_pc));
+  }
+  if (!profile.empty() && start_pc - profile_base < profile_size) {
+    profile[(start_pc - profile_base) / 2] += cycle - start_cycle;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The execution loop
+
+template <bool kHooks>
+void Core::State::execute() {
+  uint32_t local_pc = pc;
+  uint64_t local_cycle = cycle;
+  uint64_t local_retired = retired;
+  // Members are the truth while slow code runs (bus callbacks read cycles() and pc()).
+  auto sync_out = [&] {
+    pc = local_pc;
+    cycle = local_cycle;
+    retired = local_retired;
+  };
+  auto sync_in = [&] {
+    local_pc = pc;
+    local_cycle = cycle;
+    local_retired = retired;
+  };
+  auto load = [&](const CachedInstruction& e, uint32_t len, uint32_t& value) -> bool {
+    const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
+    if ((addr & (len - 1)) == 0) {
+      if (const DirectRegion* region = find_region(addr, len, &DirectRegion::readable)) {
+        value = 0;
+        std::memcpy(&value, region->host + (addr - region->base), len);
+        local_cycle += region->read_cycles;
+        ++loads;
+        return true;
+      }
+    }
+    sync_out();
+    const bool ok = read_slow(addr, len, value);
+    if (ok) {
+      ++loads;
+    } else {
+      raise_exception(kLoadAccessFault, addr);
+    }
+    sync_in();
+    return ok;
+  };
+  auto store = [&](const CachedInstruction& e, uint32_t len) {
+    const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
+    const uint32_t value = x[e.rs2];
+    const DirectRegion* region = nullptr;
+    if ((addr & (len - 1)) == 0) region = find_region(addr, len, &DirectRegion::writable);
+    if (region != nullptr) {
+      std::memcpy(region->host + (addr - region->base), &value, len);
+      local_cycle += region->write_cycles;
+    } else {
+      sync_out();
+      const bool ok = write_slow(addr, len, value);
+      if (!ok) raise_exception(kStoreAccessFault, addr);
+      sync_in();
+      if (!ok) return;
+    }
+    ++stores;
+    reservations.on_store(hart_id, addr, len);
+    if (store_watched(addr, len)) {
+      sync_out();
+      after_store(addr, len, value);
+      sync_in();
+    }
+    local_pc += e.length;
+  };
+  auto branch = [&](const CachedInstruction& e, bool taken) {
+    if (taken) {
+      local_pc += static_cast<uint32_t>(e.imm);
+      local_cycle += branch_taken_extra;
+    } else {
+      local_pc += e.length;
+    }
+  };
+  auto write_rd = [&](const CachedInstruction& e, uint32_t value) {
+    x[e.rd] = value;
+    local_pc += e.length;
+  };
+
+  while (local_cycle < cycle_limit) {
+    if (DecodeCache::page_of(local_pc) != current_page) {
+      current_page = DecodeCache::page_of(local_pc);
+      current_slots = decode_cache.page_slots(current_page);
+    }
+    // A copy: a store or a flush from a bus callback may clear the slot while it executes.
+    const CachedInstruction e = current_slots[DecodeCache::slot_of(local_pc)];
+    [[maybe_unused]] const uint32_t start_pc = local_pc;
+    [[maybe_unused]] const uint64_t start_cycle = local_cycle;
+    [[maybe_unused]] const uint64_t start_retired = local_retired;
+    local_cycle += e.cost;
+    ++local_retired;
+    const uint32_t a = x[e.rs1];
+    const uint32_t b = x[e.rs2];
+    switch (e.op) {
+      case Op::kNotDecoded: {
+        sync_out();
+        if (fill_slot(local_pc)) --retired;
+        sync_in();
+        continue;  // execute the freshly decoded slot (or the trap handler)
+      }
+      case Op::kIllegal:
+        sync_out();
+        raise_exception(kIllegalInstruction, static_cast<uint32_t>(e.imm));
+        sync_in();
+        break;
+
+      case Op::kLui: write_rd(e, static_cast<uint32_t>(e.imm)); break;
+      case Op::kAuipc: write_rd(e, local_pc + static_cast<uint32_t>(e.imm)); break;
+      case Op::kJal:
+        x[e.rd] = local_pc + e.length;
+        local_pc += static_cast<uint32_t>(e.imm);
+        break;
+      case Op::kJalr: {
+        const uint32_t target = (a + static_cast<uint32_t>(e.imm)) & ~1u;
+        x[e.rd] = local_pc + e.length;
+        local_pc = target;
+        break;
+      }
+
+      case Op::kBeq: branch(e, a == b); break;
+      case Op::kBne: branch(e, a != b); break;
+      case Op::kBlt: branch(e, static_cast<int32_t>(a) < static_cast<int32_t>(b)); break;
+      case Op::kBge: branch(e, static_cast<int32_t>(a) >= static_cast<int32_t>(b)); break;
+      case Op::kBltu: branch(e, a < b); break;
+      case Op::kBgeu: branch(e, a >= b); break;
+
+      case Op::kLb: {
+        uint32_t value;
+        if (load(e, 1, value)) write_rd(e, static_cast<uint32_t>(static_cast<int8_t>(value)));
+        break;
+      }
+      case Op::kLh: {
+        uint32_t value;
+        if (load(e, 2, value)) write_rd(e, static_cast<uint32_t>(static_cast<int16_t>(value)));
+        break;
+      }
+      case Op::kLw: {
+        uint32_t value;
+        if (load(e, 4, value)) write_rd(e, value);
+        break;
+      }
+      case Op::kLbu: {
+        uint32_t value;
+        if (load(e, 1, value)) write_rd(e, value & 0xFFu);
+        break;
+      }
+      case Op::kLhu: {
+        uint32_t value;
+        if (load(e, 2, value)) write_rd(e, value & 0xFFFFu);
+        break;
+      }
+      case Op::kSb: store(e, 1); break;
+      case Op::kSh: store(e, 2); break;
+      case Op::kSw: store(e, 4); break;
+
+      case Op::kAddi: write_rd(e, a + static_cast<uint32_t>(e.imm)); break;
+      case Op::kSlti: write_rd(e, static_cast<int32_t>(a) < e.imm); break;
+      case Op::kSltiu: write_rd(e, a < static_cast<uint32_t>(e.imm)); break;
+      case Op::kXori: write_rd(e, a ^ static_cast<uint32_t>(e.imm)); break;
+      case Op::kOri: write_rd(e, a | static_cast<uint32_t>(e.imm)); break;
+      case Op::kAndi: write_rd(e, a & static_cast<uint32_t>(e.imm)); break;
+      case Op::kSlli: write_rd(e, a << e.imm); break;
+      case Op::kSrli: write_rd(e, a >> e.imm); break;
+      case Op::kSrai: write_rd(e, static_cast<uint32_t>(static_cast<int32_t>(a) >> e.imm)); break;
+
+      case Op::kAdd: write_rd(e, a + b); break;
+      case Op::kSub: write_rd(e, a - b); break;
+      case Op::kSll: write_rd(e, a << (b & 31)); break;
+      case Op::kSlt: write_rd(e, static_cast<int32_t>(a) < static_cast<int32_t>(b)); break;
+      case Op::kSltu: write_rd(e, a < b); break;
+      case Op::kXor: write_rd(e, a ^ b); break;
+      case Op::kSrl: write_rd(e, a >> (b & 31)); break;
+      case Op::kSra: write_rd(e, static_cast<uint32_t>(static_cast<int32_t>(a) >> (b & 31))); break;
+      case Op::kOr: write_rd(e, a | b); break;
+      case Op::kAnd: write_rd(e, a & b); break;
+
+      case Op::kMul: write_rd(e, a * b); break;
+      case Op::kMulh: {
+        const int64_t product = int64_t{static_cast<int32_t>(a)} * static_cast<int32_t>(b);
+        write_rd(e, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
+        break;
+      }
+      case Op::kMulhsu: {
+        const int64_t product = int64_t{static_cast<int32_t>(a)} * int64_t{b};
+        write_rd(e, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
+        break;
+      }
+      case Op::kMulhu: write_rd(e, static_cast<uint32_t>((uint64_t{a} * b) >> 32)); break;
+      case Op::kDiv: {
+        const auto dividend = static_cast<int32_t>(a);
+        const auto divisor = static_cast<int32_t>(b);
+        if (divisor == 0) {
+          write_rd(e, ~0u);
+        } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
+          write_rd(e, a);  // overflow: the quotient is the dividend
+        } else {
+          write_rd(e, static_cast<uint32_t>(dividend / divisor));
+        }
+        break;
+      }
+      case Op::kDivu: write_rd(e, b == 0 ? ~0u : a / b); break;
+      case Op::kRem: {
+        const auto dividend = static_cast<int32_t>(a);
+        const auto divisor = static_cast<int32_t>(b);
+        if (divisor == 0) {
+          write_rd(e, a);
+        } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
+          write_rd(e, 0);
+        } else {
+          write_rd(e, static_cast<uint32_t>(dividend % divisor));
+        }
+        break;
+      }
+      case Op::kRemu: write_rd(e, b == 0 ? a : a % b); break;
+
+      case Op::kFence: local_pc += e.length; break;
+      case Op::kFenceI:
+        flush_decode_cache();
+        local_pc += e.length;
+        break;
+      case Op::kWfi:
+        local_pc += e.length;
+        if (!csrs.pending_and_enabled()) {
+          stop = StopReason::kWfi;
+          cycle_limit = 0;
+        }
+        break;
+      case Op::kEcall:
+        sync_out();
+        raise_exception(kEcallFromMachine, 0);
+        sync_in();
+        break;
+      case Op::kEbreak:
+        sync_out();
+        raise_exception(kBreakpoint, 0);
+        sync_in();
+        break;
+      case Op::kMret:
+        sync_out();
+        execute_mret();
+        sync_in();
+        break;
+      case Op::kCsrrw: case Op::kCsrrs: case Op::kCsrrc:
+      case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
+        sync_out();
+        execute_csr(e);
+        sync_in();
+        break;
+      case Op::kLrW: case Op::kScW: case Op::kAmoswapW: case Op::kAmoaddW: case Op::kAmoxorW:
+      case Op::kAmoandW: case Op::kAmoorW: case Op::kAmominW: case Op::kAmomaxW:
+      case Op::kAmominuW: case Op::kAmomaxuW:
+        sync_out();
+        execute_atomic(e);
+        sync_in();
+        break;
+      case Op::kCount:
+        break;  // never decoded
+    }
+    if constexpr (kHooks) {
+      sync_out();
+      after_instruction(start_pc, start_cycle, start_retired);
+    }
+  }
+  sync_out();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Core
+
+Core::Core(uint32_t hart_id, BusInterface& bus, Reservations& reservations,
+           const InstructionCosts& costs)
+    : state_(std::make_unique<State>(hart_id, bus, reservations, costs)) {
+  if (hart_id >= Reservations::kMaxHarts) {
+    throw std::runtime_error(fmt::format("RISC-V core: hart id {} out of range 0..{}", hart_id,
+                                         Reservations::kMaxHarts - 1));
+  }
+}
+
+Core::~Core() = default;
+
+void Core::reset(uint32_t reset_pc) {
+  State& s = *state_;
+  if (reset_pc & 1u) {
+    throw std::runtime_error(
+        fmt::format("hart {}: reset pc {:#010x} is odd; instructions are 2-byte aligned",
+                    s.hart_id, reset_pc));
+  }
+  s.x.fill(0);
+  s.pc = reset_pc;
+  s.csrs.reset();
+  s.in_trap = false;
+  s.last_trap = TrapRecord{};
+  s.stop = StopReason::kBudget;
+  s.tohost_written = false;
+  s.tohost_value = 0;
+  s.reservations.clear(s.hart_id);
+  s.flush_decode_cache();
+}
+
+StopReason Core::run(uint64_t cycle_budget) {
+  State& s = *state_;
+  const uint64_t end = cycle_budget > std::numeric_limits<uint64_t>::max() - s.cycle
+                           ? std::numeric_limits<uint64_t>::max()
+                           : s.cycle + cycle_budget;
+  s.stop = StopReason::kBudget;
+  s.take_pending_interrupt();
+  const bool hooks = s.trace != nullptr || !s.profile.empty();
+  for (;;) {
+    s.interrupt_check = false;
+    s.cycle_limit = end;
+    if (hooks) {
+      s.execute<true>();
+    } else {
+      s.execute<false>();
+    }
+    if (s.stop != StopReason::kBudget || !s.interrupt_check) break;
+    s.take_pending_interrupt();  // raised or enabled inside the batch
+  }
+  return s.stop;
+}
+
+void Core::request_stop() {
+  state_->stop = StopReason::kHalt;
+  state_->cycle_limit = 0;
+}
+
+void Core::set_interrupt_pending(uint32_t bit, bool level) {
+  if (bit != kMsip && bit != kMtip && bit != kMeip) {
+    throw std::runtime_error(fmt::format(
+        "hart {}: interrupt bit {:#x} is not one of kMsip ({:#x}), kMtip ({:#x}), kMeip ({:#x})",
+        state_->hart_id, bit, uint32_t{kMsip}, uint32_t{kMtip}, uint32_t{kMeip}));
+  }
+  state_->csrs.set_pending(bit, level);
+  if (level) state_->request_interrupt_check();
+}
+
+bool Core::wakeup_pending() const { return state_->csrs.pending_and_enabled(); }
+
+void Core::add_sleep_cycles(uint64_t cycles) {
+  state_->cycle += cycles;
+  state_->sleep += cycles;
+}
+
+void Core::set_tohost_address(uint32_t addr) {
+  state_->tohost_address = addr;
+  state_->tohost_page = addr == 0 ? DecodeCache::kNoPage : DecodeCache::page_of(addr);
+}
+
+bool Core::tohost_written() const { return state_->tohost_written; }
+uint32_t Core::tohost_value() const { return state_->tohost_value; }
+
+void Core::flush_decode_cache() { state_->flush_decode_cache(); }
+
+void Core::invalidate_direct_regions() {
+  state_->region_count = 0;
+  state_->next_region_victim = 0;
+  // Decoded code came through the revoked grants: fetch it again under the new ones.
+  state_->flush_decode_cache();
+}
+
+uint32_t Core::hart_id() const { return state_->hart_id; }
+uint32_t Core::pc() const { return state_->pc; }
+
+uint32_t Core::reg(unsigned index) const {
+  if (index >= 32) {
+    throw std::runtime_error(fmt::format("hart {}: register x{} out of range x0..x31",
+                                         state_->hart_id, index));
+  }
+  return state_->x[index];
+}
+
+void Core::set_reg(unsigned index, uint32_t value) {
+  if (index >= 32) {
+    throw std::runtime_error(fmt::format("hart {}: register x{} out of range x0..x31",
+                                         state_->hart_id, index));
+  }
+  if (index != 0) state_->x[index] = value;
+}
+
+uint64_t Core::cycles() const { return state_->cycle; }
+uint64_t Core::instret() const { return state_->retired; }
+uint64_t Core::sleep_cycles() const { return state_->sleep; }
+uint64_t Core::loads() const { return state_->loads; }
+uint64_t Core::stores() const { return state_->stores; }
+bool Core::in_trap() const { return state_->in_trap; }
+const TrapRecord& Core::last_trap() const { return state_->last_trap; }
+
+bool Core::read_csr(uint32_t csr, uint32_t& value) const {
+  return state_->csrs.read(csr, state_->counters(), value);
+}
+
+void Core::set_instruction_trace(std::ostream* out) { state_->trace = out; }
+
+void Core::enable_profile(uint32_t base, uint32_t size) {
+  if ((base & 1u) != 0 || size == 0 || size - 1 > std::numeric_limits<uint32_t>::max() - base) {
+    throw std::runtime_error(fmt::format(
+        "hart {}: profile range base {:#010x} size {:#x} must have an even base, a non-zero size "
+        "and end within the 32-bit address space",
+        state_->hart_id, base, size));
+  }
+  state_->profile_base = base;
+  state_->profile_size = size;
+  state_->profile.assign((size + 1) / 2, 0);
+}
+
+const std::vector<uint64_t>& Core::profile_cycles() const { return state_->profile; }
+
+}  // namespace ssdvp::cpu

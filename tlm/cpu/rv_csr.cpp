@@ -1,0 +1,146 @@
+#include "tlm/cpu/rv_csr.h"
+
+namespace ssdvp::cpu {
+namespace {
+
+uint32_t low_word(uint64_t value) { return static_cast<uint32_t>(value); }
+uint32_t high_word(uint64_t value) { return static_cast<uint32_t>(value >> 32); }
+uint64_t with_low_word(uint64_t value, uint32_t low) { return (value & ~0xFFFFFFFFull) | low; }
+uint64_t with_high_word(uint64_t value, uint32_t high) {
+  return (value & 0xFFFFFFFFull) | (static_cast<uint64_t>(high) << 32);
+}
+
+// CSR addresses with bits [11:10] = 3 are read-only by the privileged spec.
+bool read_only(uint32_t address) { return (address >> 10) == 3; }
+
+}  // namespace
+
+const char* csr_name(uint32_t address) {
+  switch (address) {
+    case csr::kMstatus: return "mstatus";
+    case csr::kMisa: return "misa";
+    case csr::kMie: return "mie";
+    case csr::kMtvec: return "mtvec";
+    case csr::kMscratch: return "mscratch";
+    case csr::kMepc: return "mepc";
+    case csr::kMcause: return "mcause";
+    case csr::kMtval: return "mtval";
+    case csr::kMip: return "mip";
+    case csr::kMcycle: return "mcycle";
+    case csr::kMinstret: return "minstret";
+    case csr::kMcycleh: return "mcycleh";
+    case csr::kMinstreth: return "minstreth";
+    case csr::kCycle: return "cycle";
+    case csr::kInstret: return "instret";
+    case csr::kCycleh: return "cycleh";
+    case csr::kInstreth: return "instreth";
+    case csr::kMvendorid: return "mvendorid";
+    case csr::kMarchid: return "marchid";
+    case csr::kMimpid: return "mimpid";
+    case csr::kMhartid: return "mhartid";
+  }
+  return nullptr;
+}
+
+CsrFile::CsrFile(uint32_t hart_id) : hart_id_(hart_id) {}
+
+void CsrFile::reset() {
+  const uint32_t hart_id = hart_id_;
+  const uint32_t mip = mip_;  // pending lines are driven by the platform, not reset by the hart
+  *this = CsrFile(hart_id);
+  mip_ = mip;
+}
+
+bool CsrFile::read(uint32_t address, const Counters& now, uint32_t& value) const {
+  const uint64_t mcycle = now.cycles + cycle_offset_;
+  const uint64_t minstret = now.instret + instret_offset_;
+  switch (address) {
+    case csr::kMstatus: value = mstatus_ | csr::kMstatusMppMachine; return true;
+    case csr::kMisa: value = csr::kMisaValue; return true;
+    case csr::kMie: value = mie_; return true;
+    case csr::kMip: value = mip_; return true;
+    case csr::kMtvec: value = mtvec_; return true;
+    case csr::kMscratch: value = mscratch_; return true;
+    case csr::kMepc: value = mepc_; return true;
+    case csr::kMcause: value = mcause_; return true;
+    case csr::kMtval: value = mtval_; return true;
+    case csr::kMcycle: case csr::kCycle: value = low_word(mcycle); return true;
+    case csr::kMcycleh: case csr::kCycleh: value = high_word(mcycle); return true;
+    case csr::kMinstret: case csr::kInstret: value = low_word(minstret); return true;
+    case csr::kMinstreth: case csr::kInstreth: value = high_word(minstret); return true;
+    case csr::kMvendorid: case csr::kMarchid: case csr::kMimpid: value = 0; return true;
+    case csr::kMhartid: value = hart_id_; return true;
+  }
+  return false;
+}
+
+bool CsrFile::write(uint32_t address, uint32_t value, const Counters& now) {
+  if (read_only(address)) return false;
+  switch (address) {
+    case csr::kMstatus:
+      mstatus_ = value & (csr::kMstatusMie | csr::kMstatusMpie);
+      return true;
+    case csr::kMisa:  // WARL with one legal value: writes are ignored
+    case csr::kMip:   // MSIP/MTIP/MEIP are driven by the platform (CLINT, interrupt controller)
+      return true;
+    case csr::kMie: mie_ = value & csr::kInterruptBits; return true;
+    case csr::kMtvec: {
+      const uint32_t mode = value & 3u;
+      // Modes 2 and 3 are reserved: the write keeps the current mode (WARL).
+      mtvec_ = (value & ~3u) | (mode <= 1 ? mode : (mtvec_ & 3u));
+      return true;
+    }
+    case csr::kMscratch: mscratch_ = value; return true;
+    case csr::kMepc: mepc_ = value & ~1u; return true;  // IALIGN = 16
+    case csr::kMcause: mcause_ = value; return true;
+    case csr::kMtval: mtval_ = value; return true;
+    case csr::kMcycle:
+      cycle_offset_ = with_low_word(now.cycles + cycle_offset_, value) - now.cycles;
+      return true;
+    case csr::kMcycleh:
+      cycle_offset_ = with_high_word(now.cycles + cycle_offset_, value) - now.cycles;
+      return true;
+    case csr::kMinstret:
+      instret_offset_ = with_low_word(now.instret + instret_offset_, value) - now.instret;
+      return true;
+    case csr::kMinstreth:
+      instret_offset_ = with_high_word(now.instret + instret_offset_, value) - now.instret;
+      return true;
+  }
+  return false;
+}
+
+uint32_t CsrFile::enter_trap(uint32_t mcause, uint32_t epc, uint32_t tval) {
+  mepc_ = epc & ~1u;
+  mcause_ = mcause;
+  mtval_ = tval;
+  mstatus_ = (mstatus_ & csr::kMstatusMie) ? csr::kMstatusMpie : 0u;  // MPIE = MIE, MIE = 0
+  const uint32_t base = mtvec_ & ~3u;
+  const bool vectored = (mtvec_ & 3u) == 1;
+  if (vectored && (mcause & csr::kInterruptFlag)) return base + 4 * (mcause & ~csr::kInterruptFlag);
+  return base;
+}
+
+uint32_t CsrFile::return_from_trap() {
+  // MIE = MPIE, MPIE = 1 (MPP stays M).
+  mstatus_ = csr::kMstatusMpie | ((mstatus_ & csr::kMstatusMpie) ? csr::kMstatusMie : 0u);
+  return mepc_;
+}
+
+void CsrFile::set_pending(uint32_t bits, bool level) {
+  if (level) {
+    mip_ |= bits;
+  } else {
+    mip_ &= ~bits;
+  }
+}
+
+int CsrFile::interrupt_to_take() const {
+  const uint32_t ready = mip_ & mie_;
+  if (ready == 0 || (mstatus_ & csr::kMstatusMie) == 0) return -1;
+  if (ready & (1u << 11)) return 11;
+  if (ready & (1u << 3)) return 3;
+  return 7;
+}
+
+}  // namespace ssdvp::cpu

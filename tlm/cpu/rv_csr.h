@@ -1,0 +1,87 @@
+// The machine-mode CSR file of one hart: trap state, interrupt enables and pending bits, and the
+// counters. mcycle/minstret are kept as offsets over the hart's running totals, so the hart counts
+// cycles and retired instructions in plain integers and a software write costs nothing later.
+#pragma once
+
+#include <cstdint>
+
+namespace ssdvp::cpu {
+
+namespace csr {
+constexpr uint32_t kMstatus = 0x300;
+constexpr uint32_t kMisa = 0x301;
+constexpr uint32_t kMie = 0x304;
+constexpr uint32_t kMtvec = 0x305;
+constexpr uint32_t kMscratch = 0x340;
+constexpr uint32_t kMepc = 0x341;
+constexpr uint32_t kMcause = 0x342;
+constexpr uint32_t kMtval = 0x343;
+constexpr uint32_t kMip = 0x344;
+constexpr uint32_t kMcycle = 0xB00;
+constexpr uint32_t kMinstret = 0xB02;
+constexpr uint32_t kMcycleh = 0xB80;
+constexpr uint32_t kMinstreth = 0xB82;
+constexpr uint32_t kCycle = 0xC00;
+constexpr uint32_t kInstret = 0xC02;
+constexpr uint32_t kCycleh = 0xC80;
+constexpr uint32_t kInstreth = 0xC82;
+constexpr uint32_t kMvendorid = 0xF11;
+constexpr uint32_t kMarchid = 0xF12;
+constexpr uint32_t kMimpid = 0xF13;
+constexpr uint32_t kMhartid = 0xF14;
+
+constexpr uint32_t kMstatusMie = 1u << 3;
+constexpr uint32_t kMstatusMpie = 1u << 7;
+constexpr uint32_t kMstatusMppMachine = 3u << 11;  // MPP is hard-wired to M
+// RV32 (MXL = 1) with the A, C, I and M extensions.
+constexpr uint32_t kMisaValue = (1u << 30) | (1u << ('A' - 'A')) | (1u << ('C' - 'A')) |
+                                (1u << ('I' - 'A')) | (1u << ('M' - 'A'));
+constexpr uint32_t kInterruptBits = (1u << 3) | (1u << 7) | (1u << 11);  // MSI, MTI, MEI
+constexpr uint32_t kInterruptFlag = 1u << 31;                            // mcause of interrupts
+}  // namespace csr
+
+// Name of an implemented CSR as objdump prints it, or nullptr.
+const char* csr_name(uint32_t address);
+
+class CsrFile {
+ public:
+  // The hart's running totals, which mcycle/minstret read through their offsets.
+  struct Counters {
+    uint64_t cycles = 0;
+    uint64_t instret = 0;
+  };
+
+  explicit CsrFile(uint32_t hart_id);
+  void reset();
+
+  // CSR instruction access. `now` is the counter state the access sees. read() returns false for
+  // an unimplemented CSR; write() returns false for an unimplemented or read-only one.
+  bool read(uint32_t address, const Counters& now, uint32_t& value) const;
+  bool write(uint32_t address, uint32_t value, const Counters& now);
+
+  // Trap entry: saves pc and cause, disables interrupts; returns the handler address.
+  uint32_t enter_trap(uint32_t mcause, uint32_t epc, uint32_t tval);
+  // mret: restores MIE from MPIE; returns mepc.
+  uint32_t return_from_trap();
+
+  void set_pending(uint32_t bits, bool level);
+  // The interrupt to take now (its cause number), or -1 if none is pending, enabled and allowed
+  // by mstatus.MIE. Priority: MEI > MSI > MTI.
+  int interrupt_to_take() const;
+  bool pending_and_enabled() const { return (mip_ & mie_) != 0; }
+
+ private:
+  uint32_t hart_id_;
+  uint32_t mstatus_ = 0;  // only MIE and MPIE are stored; MPP always reads as M
+  uint32_t mie_ = 0;
+  uint32_t mip_ = 0;
+  uint32_t mtvec_ = 0;
+  uint32_t mscratch_ = 0;
+  uint32_t mepc_ = 0;
+  uint32_t mcause_ = 0;
+  uint32_t mtval_ = 0;
+  uint64_t cycle_offset_ = 0;  // mcycle = running cycles + offset (mod 2^64)
+  uint64_t instret_offset_ = 0;
+};
+
+}  // namespace ssdvp::cpu

@@ -1,0 +1,76 @@
+// Decode cache of one hart: pre-decoded instructions keyed by address. Each 4 KiB code page owns
+// an array of 2048 slots (one per halfword, since compressed instructions are 2-byte aligned),
+// allocated on first execution and filled as instructions are first executed. A bitmap over all
+// pages tells a store in one bit test whether it may hit decoded code.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "tlm/cpu/rv_decoder.h"
+
+namespace ssdvp::cpu {
+
+// Register index that absorbs writes to x0, so x0 stays zero without a test per instruction.
+constexpr unsigned kSinkRegister = 32;
+
+// One slot: an instruction ready to execute, its class cost folded in.
+struct CachedInstruction {
+  Op op = Op::kNotDecoded;
+  uint8_t rd = 0;  // a write to x0 targets the sink register kSinkRegister instead
+  uint8_t rs1 = 0;
+  uint8_t rs2 = 0;
+  int32_t imm = 0;    // for Op::kIllegal: the instruction bits (what mtval reports)
+  uint32_t cost = 0;  // class cost in cycles; memory latency is added at execution
+  uint8_t length = 0;
+};
+
+class DecodeCache {
+ public:
+  static constexpr unsigned kPageShift = 12;
+  static constexpr uint32_t kSlotsPerPage = (1u << kPageShift) / 2;
+  static constexpr uint32_t kNoPage = ~0u;  // no page number (page numbers have 20 bits)
+
+  DecodeCache();
+
+  static uint32_t page_of(uint32_t addr) { return addr >> kPageShift; }
+  static uint32_t slot_of(uint32_t addr) { return (addr & ((1u << kPageShift) - 1)) >> 1; }
+
+  // The slots of a page, allocated (all kNotDecoded) on first use.
+  CachedInstruction* page_slots(uint32_t page) {
+    RecentPage& recent = recent_[page % kRecentPages];
+    if (recent.page == page) return recent.slots;
+    return find_or_allocate(page);
+  }
+
+  // Records that the page holds decoded code, so stores into it invalidate.
+  void mark_code(uint32_t page) { code_pages_[page >> 6] |= 1ull << (page & 63); }
+  bool holds_code(uint32_t page) const { return (code_pages_[page >> 6] >> (page & 63)) & 1u; }
+
+  // Drops the decoded instructions overlapping [addr, addr + len), including a 32-bit one that
+  // starts in the halfword before addr.
+  void invalidate(uint32_t addr, uint32_t len);
+  // Drops everything.
+  void flush();
+
+ private:
+  static constexpr uint32_t kRecentPages = 64;
+  struct Page {
+    std::array<CachedInstruction, kSlotsPerPage> slots{};
+  };
+  struct RecentPage {
+    uint32_t page = kNoPage;
+    CachedInstruction* slots = nullptr;
+  };
+
+  CachedInstruction* find_or_allocate(uint32_t page);
+
+  std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
+  std::array<RecentPage, kRecentPages> recent_{};  // direct-mapped front of pages_
+  std::vector<uint64_t> code_pages_;               // one bit per 4 KiB page of the address space
+};
+
+}  // namespace ssdvp::cpu

@@ -1,0 +1,402 @@
+#include "tlm/system/soc.h"
+
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "interface/boot_config.h"
+#include "interface/memory_map.h"
+#include "tlm/system/log.h"
+#include "tlm/system/sim_time.h"
+
+namespace ssdvp {
+namespace {
+
+// The run loop returns to the host every this many quanta: to let the wave writer drop what
+// is final, and to notice a hang without a periodic event that would itself prevent starvation.
+constexpr uint64_t kQuantaPerRunStep = 1000;
+
+// Largest code range the per-address profile covers (its counters take 4 bytes per byte).
+constexpr uint64_t kMaxProfileSpan = uint64_t{64} << 20;
+
+void check_range(const char* key, uint64_t value, uint64_t min, uint64_t max) {
+  if (value < min || value > max) {
+    throw std::runtime_error(
+        fmt::format("{} = {} is out of range: allowed {} .. {}", key, value, min, max));
+  }
+}
+
+const SocConfig& validated(const SocConfig& config) {
+  check_range("cpu.harts", config.cpu.harts, 1, MM_MAX_HARTS);
+  // The boot-config block carries clocks and the seed as 32-bit words.
+  check_range("cpu.clock_hz", config.cpu.clock_hz, 1, UINT32_MAX);
+  check_range("cpu.timebase_hz", config.cpu.timebase_hz, 1, UINT32_MAX);
+  const Clock clock(config.cpu.clock_hz, "cpu.clock_hz");
+  check_range("cpu.quantum_ps", config.cpu.quantum_ps, std::max<uint64_t>(1, clock.cycles_to_ps(1)),
+              uint64_t{1'000'000'000'000});
+  check_range("cpu.stack_bytes_per_hart", config.cpu.stack_bytes_per_hart, 1, config.sram.size_bytes);
+  check_range("rom.size_bytes", config.rom.size_bytes, 1, MM_ROM_WINDOW);
+  check_range("sram.size_bytes", config.sram.size_bytes, MM_BOOT_CONFIG_RESERVED, MM_SRAM_WINDOW);
+  check_range("dram.size_bytes", config.dram.size_bytes, 0, MM_DRAM_WINDOW);
+  check_range("firmware.scheme", config.firmware.scheme, 0, BOOT_SCHEME_COUNT - 1);
+  check_range("sim.seed", config.sim.seed, 0, UINT32_MAX);
+  return config;
+}
+
+sc_core::sc_time cycles_at(const SocConfig& config, uint32_t cycles) {
+  return Clock(config.cpu.clock_hz, "cpu.clock_hz").cycles_to_time(cycles);
+}
+
+const char* cause_name(uint32_t mcause) {
+  if (mcause & 0x80000000u) {
+    switch (mcause & 0x7FFFFFFFu) {
+      case 3: return "machine software interrupt";
+      case 7: return "machine timer interrupt";
+      case 11: return "machine external interrupt";
+      default: return "unknown interrupt";
+    }
+  }
+  switch (mcause) {
+    case 0: return "instruction address misaligned";
+    case 1: return "instruction access fault";
+    case 2: return "illegal instruction";
+    case 3: return "breakpoint";
+    case 4: return "load address misaligned";
+    case 5: return "load access fault";
+    case 6: return "store/AMO address misaligned";
+    case 7: return "store/AMO access fault";
+    case 8: return "environment call from U-mode";
+    case 11: return "environment call from M-mode";
+    default: return "unknown exception";
+  }
+}
+
+const char* outcome_name(Soc::RunResult::Outcome outcome) {
+  using Outcome = Soc::RunResult::Outcome;
+  switch (outcome) {
+    case Outcome::kExit: return "exit";
+    case Outcome::kTohostPass: return "tohost pass";
+    case Outcome::kTohostFail: return "tohost fail";
+    case Outcome::kFault: return "fault";
+    case Outcome::kMaxTime: return "time limit";
+    case Outcome::kMaxInstructions: return "instruction limit";
+    case Outcome::kHang: return "hang";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* waves)
+    // The resolution must be fixed before the first sc_time exists, members included.
+    : sc_core::sc_module((use_picosecond_resolution(), name)),
+      config_(validated(config)),
+      waves_(waves),
+      router_("router"),
+      rom_("rom", config_.rom.size_bytes, cycles_at(config_, config_.rom.latency_cycles),
+           cycles_at(config_, config_.rom.latency_cycles), /*bus_writable=*/false),
+      sram_("sram", config_.sram.size_bytes, cycles_at(config_, config_.sram.latency_cycles),
+            cycles_at(config_, config_.sram.latency_cycles), /*bus_writable=*/true),
+      sysctrl_("sysctrl", config_.cpu.harts, &std::cout),
+      clint_("clint", config_.cpu.harts, config_.cpu.timebase_hz),
+      intc_("intc", config_.cpu.harts) {
+  tlm::tlm_global_quantum::instance().set(from_ps(config_.cpu.quantum_ps));
+
+  router_.map("rom", MM_ROM_BASE, config_.rom.size_bytes, rom_.socket);
+  router_.map("sram", MM_SRAM_BASE, config_.sram.size_bytes, sram_.socket);
+  if (config_.dram.size_bytes != 0) {
+    const sc_core::sc_time latency = from_ps(config_.dram.latency_ps);
+    dram_ = std::make_unique<Memory>("dram", config_.dram.size_bytes, latency, latency, true);
+    router_.map("dram", MM_DRAM_BASE, config_.dram.size_bytes, dram_->socket);
+  }
+  router_.map("sysctrl", MM_SYSCTRL_BASE, MM_PERIPH_WINDOW, sysctrl_.socket);
+  router_.map("clint", MM_CLINT_BASE, MM_PERIPH_WINDOW, clint_.socket);
+  router_.map("intc", MM_INTC_BASE, MM_PERIPH_WINDOW, intc_.socket);
+
+  for (uint32_t id = 0; id < config_.cpu.harts; ++id) {
+    harts_.push_back(std::make_unique<Hart>(fmt::format("hart{}", id).c_str(), id, config_.cpu,
+                                            reservations_, waves_,
+                                            static_cast<HartObserver*>(this)));
+    harts_.back()->socket.bind(router_.target_socket);
+    clint_.connect(id, *harts_.back());
+    intc_.connect(id, *harts_.back());
+  }
+  if (waves_ != nullptr) router_.trace_transactions(*waves_, router_.name());
+
+  sysctrl_.on_exit([this](int32_t code) {
+    end_run(RunResult::Outcome::kExit, code, fmt::format("firmware exited with code {}", code));
+  });
+  sysctrl_.on_fault([this](uint32_t hart_id) {
+    if (hart_id >= harts_.size()) {
+      end_run(RunResult::Outcome::kFault, 1,
+              fmt::format("firmware reported a fault for hart {}, but the SoC has {} hart(s)",
+                          hart_id, harts_.size()));
+      return;
+    }
+    end_run(RunResult::Outcome::kFault, 1,
+            fmt::format("hart {} reported a fault: {}", hart_id, describe_trap(*harts_[hart_id])));
+  });
+}
+
+Soc::~Soc() = default;
+
+void Soc::write_memory(uint32_t address, const uint8_t* data, size_t size,
+                       const std::string& what) {
+  tlm::tlm_generic_payload trans;
+  trans.set_command(tlm::TLM_WRITE_COMMAND);
+  trans.set_address(address);
+  trans.set_data_ptr(const_cast<uint8_t*>(data));  // a write never modifies its data
+  trans.set_data_length(static_cast<unsigned>(size));
+  if (router_.debug_transport(trans) != size) {
+    throw std::runtime_error(fmt::format("{}: writing {} bytes at {:#010x} failed", what, size, address));
+  }
+}
+
+void Soc::load_program(const ElfImage& elf) {
+  for (const ElfSegment& segment : elf.segments()) {
+    if (segment.memory_size == 0) continue;
+    const Router::Target* target = router_.target_at(segment.address, segment.memory_size);
+    const bool in_memory = target != nullptr && (target->name == "rom" || target->name == "sram" ||
+                                                 target->name == "dram");
+    if (!in_memory) {
+      std::ostringstream map;
+      router_.print_map(map);
+      throw std::runtime_error(fmt::format(
+          "{}: segment at {:#010x} of {:#x} bytes lies outside every memory of the SoC\n{}",
+          elf.path(), segment.address, segment.memory_size, map.str()));
+    }
+    const std::string what = fmt::format("{}: segment at {:#010x}", elf.path(), segment.address);
+    write_memory(segment.address, segment.bytes.data(), segment.bytes.size(), what);
+    const std::vector<uint8_t> zeros(segment.memory_size - segment.bytes.size(), 0);
+    if (!zeros.empty()) {
+      write_memory(static_cast<uint32_t>(segment.address + segment.bytes.size()), zeros.data(),
+                   zeros.size(), what);
+    }
+    log::debug(*this, "loaded {:#x} bytes at {:#010x} from {}", segment.memory_size,
+               segment.address, elf.path());
+  }
+  program_ = elf;
+  write_boot_config();
+  const std::optional<uint32_t> tohost = elf.symbol_address("tohost");
+  for (auto& hart : harts_) {
+    hart->reset(elf.entry());
+    hart->core().flush_decode_cache();
+    if (tohost) hart->core().set_tohost_address(*tohost);
+    hart->core().set_instruction_trace(trace_);
+  }
+  if (profile_enabled_) apply_profile();
+}
+
+void Soc::write_boot_config() {
+  boot_config_t block{};
+  block.magic = BOOT_CONFIG_MAGIC;
+  block.version = BOOT_CONFIG_VERSION;
+  block.size_bytes = sizeof(boot_config_t);
+  block.hart_count = config_.cpu.harts;
+  block.cpu_clock_hz = static_cast<uint32_t>(config_.cpu.clock_hz);
+  block.timebase_hz = static_cast<uint32_t>(config_.cpu.timebase_hz);
+  block.rom_size = static_cast<uint32_t>(config_.rom.size_bytes);
+  block.sram_size = static_cast<uint32_t>(config_.sram.size_bytes);
+  block.dram_size = static_cast<uint32_t>(config_.dram.size_bytes);
+  block.stack_bytes_per_hart = config_.cpu.stack_bytes_per_hart;
+  block.scheme = config_.firmware.scheme;
+  block.seed = static_cast<uint32_t>(config_.sim.seed);
+  write_memory(MM_BOOT_CONFIG_ADDR, reinterpret_cast<const uint8_t*>(&block), sizeof(block),
+               "boot-config block");
+}
+
+void Soc::set_instruction_trace(std::ostream* out) {
+  trace_ = out;
+  for (auto& hart : harts_) hart->core().set_instruction_trace(out);
+}
+
+void Soc::enable_profile() {
+  profile_enabled_ = true;
+  if (program_) apply_profile();
+}
+
+void Soc::apply_profile() {
+  uint64_t low = MM_ROM_BASE;
+  uint64_t high = MM_ROM_BASE + config_.rom.size_bytes;
+  bool any_code = false;
+  for (const ElfSegment& segment : program_->segments()) {
+    if (!segment.executable || segment.memory_size == 0) continue;
+    const uint64_t end = uint64_t{segment.address} + segment.memory_size;
+    low = any_code ? std::min<uint64_t>(low, segment.address) : segment.address;
+    high = any_code ? std::max(high, end) : end;
+    any_code = true;
+  }
+  // One counter per halfword: code spread over distant memories (ROM and DRAM) would need
+  // gigabytes of counters for the gap between them.
+  if (high - low > kMaxProfileSpan) {
+    throw std::runtime_error(fmt::format(
+        "{}: executable segments span [{:#010x}, {:#010x}), more than the {} MiB a profile covers",
+        program_->path(), low, high, kMaxProfileSpan >> 20));
+  }
+  profile_base_ = static_cast<uint32_t>(low);
+  for (auto& hart : harts_) {
+    hart->core().enable_profile(profile_base_, static_cast<uint32_t>(high - low));
+  }
+}
+
+std::vector<std::pair<uint32_t, uint64_t>> Soc::profile() const {
+  std::vector<uint64_t> merged;
+  for (const auto& hart : harts_) {
+    const std::vector<uint64_t>& counters = hart->core().profile_cycles();
+    if (merged.size() < counters.size()) merged.resize(counters.size(), 0);
+    for (size_t i = 0; i < counters.size(); ++i) merged[i] += counters[i];
+  }
+  std::vector<std::pair<uint32_t, uint64_t>> result;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    if (merged[i] != 0) result.emplace_back(profile_base_ + static_cast<uint32_t>(2 * i), merged[i]);
+  }
+  return result;
+}
+
+Soc::RunResult Soc::run() {
+  if (!program_) throw std::runtime_error(fmt::format("{}: run() before load_program()", name()));
+  if (ran_) throw std::runtime_error(fmt::format("{}: run() may be called only once", name()));
+  ran_ = true;
+
+  const sc_core::sc_time step = from_ps(config_.cpu.quantum_ps * kQuantaPerRunStep);
+  const uint64_t max_ps = config_.sim.max_time_ps;
+  while (!result_) {
+    sc_core::sc_time this_step = step;
+    if (max_ps != 0) {
+      const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
+      if (now_ps >= max_ps) {
+        end_run(RunResult::Outcome::kMaxTime, 0,
+                fmt::format("time limit of {} ps reached", max_ps));
+        break;
+      }
+      this_step = std::min(this_step, from_ps(max_ps - now_ps));
+    }
+    sc_core::sc_start(this_step, sc_core::SC_EXIT_ON_STARVATION);
+    if (waves_ != nullptr) waves_->flush_before(to_ps(sc_core::sc_time_stamp()));
+    if (!result_ && !sc_core::sc_pending_activity()) {
+      std::string where;
+      for (const auto& hart : harts_) {
+        where += fmt::format(", hart {} at pc {:#010x}", hart->core().hart_id(), hart->core().pc());
+      }
+      end_run(RunResult::Outcome::kHang, 1,
+              fmt::format("every hart is asleep and no event is pending{}", where));
+    }
+  }
+  stop_simulation();
+  sysctrl_.flush_console();
+  log::info(*this, "run ended ({}): {}", outcome_name(result_->outcome), result_->message);
+  return *result_;
+}
+
+void Soc::end_run(RunResult::Outcome outcome, int exit_code, std::string message) {
+  if (result_) return;  // the first reason to stop wins
+  result_ = RunResult{outcome, exit_code, std::move(message)};
+  bool hart_in_batch = false;
+  for (auto& hart : harts_) {
+    hart->stop();
+    hart_in_batch = hart_in_batch || hart->in_batch();
+  }
+  // A hart in its batch stops the simulation once it has synchronised (hart_stopped), so the
+  // final time includes its last instructions.
+  if (!hart_in_batch) stop_simulation();
+}
+
+void Soc::stop_simulation() {
+  if (simulation_stopped_) return;
+  simulation_stopped_ = true;
+  // The run's end is reported by RunResult; SystemC's own notice would only add noise.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_stop();
+}
+
+void Soc::batch_done(Hart& hart, cpu::StopReason reason) {
+  cpu::Core& core = hart.core();
+  if (reason == cpu::StopReason::kDoubleTrap) {
+    end_run(RunResult::Outcome::kFault, 1,
+            fmt::format("hart {} double trap: {}", core.hart_id(), describe_trap(hart)));
+  } else if (reason == cpu::StopReason::kHalt && core.tohost_written()) {
+    const uint32_t value = core.tohost_value();
+    if (value == 1) {
+      end_run(RunResult::Outcome::kTohostPass, 0,
+              fmt::format("hart {} wrote tohost = 1 (pass)", core.hart_id()));
+    } else {
+      const int code = static_cast<int>(value >> 1);
+      end_run(RunResult::Outcome::kTohostFail, code,
+              fmt::format("hart {} wrote tohost = {:#x} (fail, code {})", core.hart_id(), value,
+                          code));
+    }
+  }
+  const uint64_t limit = config_.sim.max_instructions;
+  if (limit != 0) {
+    uint64_t retired = 0;
+    for (const auto& each : harts_) retired += each->core().instret();
+    if (retired >= limit) {
+      end_run(RunResult::Outcome::kMaxInstructions, 0,
+              fmt::format("instruction limit of {} reached ({} retired)", limit, retired));
+    }
+  }
+}
+
+void Soc::hart_stopped(Hart& /*hart*/) {
+  if (result_) stop_simulation();
+}
+
+std::string Soc::describe_trap(const Hart& hart) const {
+  const cpu::TrapRecord& trap = hart.core().last_trap();
+  std::string where;
+  if (program_) {
+    if (const ElfSymbol* function = program_->function_at(trap.mepc)) {
+      where = fmt::format(" ({}+{:#x})", function->name, trap.mepc - function->address);
+    }
+  }
+  return fmt::format("pc {:#010x}{}, mcause {:#010x} ({}), mtval {:#010x}", trap.mepc, where,
+                     trap.mcause, cause_name(trap.mcause), trap.mtval);
+}
+
+sc_core::sc_time Soc::simulated_time() const {
+  sc_core::sc_time latest = sc_core::sc_time_stamp();
+  for (const auto& hart : harts_) latest = std::max(latest, hart->local_time());
+  return latest;
+}
+
+void Soc::report(nlohmann::json& out) const {
+  const uint64_t time_ps = to_ps(simulated_time());
+  out["simulated_time_ps"] = time_ps;
+  out["simulated_time_s"] = static_cast<double>(time_ps) * 1e-12;
+  nlohmann::json harts = nlohmann::json::array();
+  for (const auto& hart : harts_) {
+    const cpu::Core& core = hart->core();
+    harts.push_back({{"hart", core.hart_id()},
+                     {"instret", core.instret()},
+                     {"cycles", core.cycles()},
+                     {"sleep_cycles", core.sleep_cycles()},
+                     {"loads", core.loads()},
+                     {"stores", core.stores()},
+                     {"bus_transactions", hart->bus_transactions()}});
+  }
+  out["harts"] = std::move(harts);
+  nlohmann::json bus = nlohmann::json::object();
+  for (const Router::Target& target : router_.targets()) {
+    bus[target.name] = {{"base", target.base}, {"size_bytes", target.size},
+                        {"transactions", target.transactions}};
+  }
+  out["bus"] = std::move(bus);
+  nlohmann::json memories = nlohmann::json::object();
+  const auto describe = [&memories](const char* key, const Memory& memory) {
+    memories[key] = {{"size_bytes", memory.size()}, {"resident_bytes", memory.resident_bytes()}};
+  };
+  describe("rom", rom_);
+  describe("sram", sram_);
+  if (dram_) describe("dram", *dram_);
+  out["memories"] = std::move(memories);
+}
+
+void Soc::print_memory_map(std::ostream& out) const { router_.print_map(out); }
+
+}  // namespace ssdvp

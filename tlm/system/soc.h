@@ -1,0 +1,110 @@
+// The whole controller SoC assembled from a SocConfig: harts, router, ROM, SRAM, optional DRAM,
+// system controller, CLINT and interrupt controller, at the addresses of interface/memory_map.h.
+// It loads the firmware, runs it to its end and reports what happened.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "tlm/bus/router.h"
+#include "tlm/cpu/cpu_tlm.h"
+#include "tlm/cpu/rv_reservations.h"
+#include "tlm/memory/memory.h"
+#include "tlm/system/clint.h"
+#include "tlm/system/elf_image.h"
+#include "tlm/system/intc.h"
+#include "tlm/system/soc_config.h"
+#include "tlm/system/sysctrl.h"
+#include "tlm/system/wave_writer.h"
+
+namespace ssdvp {
+
+class Soc : public sc_core::sc_module, private HartObserver {
+ public:
+  struct RunResult {
+    enum class Outcome { kExit, kTohostPass, kTohostFail, kFault, kMaxTime, kMaxInstructions, kHang };
+    Outcome outcome;
+    // kExit: the firmware's code; kTohostFail: tohost >> 1; kFault, kHang: 1; otherwise 0.
+    int exit_code;
+    std::string message;
+  };
+
+  // Sets the SystemC time resolution to 1 ps and the global quantum. Throws std::runtime_error
+  // naming the configuration key and its allowed range for an invalid configuration.
+  Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* waves);
+  ~Soc() override;
+
+  // Loads the PT_LOAD segments through the router (zero-filling beyond their file bytes), writes
+  // the boot-config block and resets every hart to the entry point (with the tohost address when
+  // the ELF defines `tohost`). Throws std::runtime_error for a segment outside every memory.
+  void load_program(const ElfImage& elf);
+
+  // Simulates until the firmware exits, writes tohost, faults, or a limit or a hang ends the run.
+  // May be called once, after load_program.
+  RunResult run();
+
+  // Per hart counters, simulated time, per-target bus transactions, memory sizes and resident
+  // host bytes, as keys of `out`.
+  void report(nlohmann::json& out) const;
+  void print_memory_map(std::ostream& out) const;
+
+  void set_instruction_trace(std::ostream* out);
+  // Per-address cycle profile over the program's code (its executable segments, else the ROM).
+  void enable_profile();
+  // (address, cycles) of every non-zero halfword counter, merged over harts, by address.
+  std::vector<std::pair<uint32_t, uint64_t>> profile() const;
+
+  const std::string& console_text() const { return sysctrl_.console_text(); }
+
+  // Parts, for device models added to the SoC and for tests.
+  Router& router() { return router_; }
+  Intc& intc() { return intc_; }
+  Clint& clint() { return clint_; }
+  Sysctrl& sysctrl() { return sysctrl_; }
+  unsigned hart_count() const { return static_cast<unsigned>(harts_.size()); }
+  Hart& hart(unsigned index) { return *harts_.at(index); }
+  const Hart& hart(unsigned index) const { return *harts_.at(index); }
+  // Latest of the current time and every hart's local time.
+  sc_core::sc_time simulated_time() const;
+
+ private:
+  void batch_done(Hart& hart, cpu::StopReason reason) override;
+  void hart_stopped(Hart& hart) override;
+
+  void write_memory(uint32_t address, const uint8_t* data, size_t size, const std::string& what);
+  void write_boot_config();
+  void apply_profile();
+  void end_run(RunResult::Outcome outcome, int exit_code, std::string message);
+  void stop_simulation();
+  std::string describe_trap(const Hart& hart) const;
+
+  SocConfig config_;
+  WaveWriter* waves_;
+  cpu::Reservations reservations_;
+  std::vector<std::unique_ptr<Hart>> harts_;
+  Router router_;
+  Memory rom_;
+  Memory sram_;
+  std::unique_ptr<Memory> dram_;
+  Sysctrl sysctrl_;
+  Clint clint_;
+  Intc intc_;
+
+  std::optional<ElfImage> program_;
+  bool profile_enabled_ = false;
+  uint32_t profile_base_ = 0;
+  std::ostream* trace_ = nullptr;
+  bool ran_ = false;
+  bool simulation_stopped_ = false;
+  std::optional<RunResult> result_;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,56 @@
+// The system controller (interface/sysctrl_regs.h): console output, run exit, simulated time,
+// boot-config address, hart count, a scratch register, and the firmware's fault report.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "tlm/bus/register_bank.h"
+
+namespace ssdvp {
+
+class Sysctrl : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Sysctrl> socket;
+
+  // Console bytes go to `console` (nullable: not echoed), written a line at a time.
+  Sysctrl(sc_core::sc_module_name name, uint32_t hart_count, std::ostream* console);
+  ~Sysctrl() override;
+
+  // Called when the firmware writes EXIT (with the code as a signed value) or FAULT (with the
+  // hart id it wrote). Both happen inside the writing hart's bus access.
+  void on_exit(std::function<void(int32_t code)> handler) { exit_handler_ = std::move(handler); }
+  void on_fault(std::function<void(uint32_t hart)> handler) { fault_handler_ = std::move(handler); }
+
+  // What was written to CONSOLE_TX: everything, or at least its last kConsoleKeptBytes bytes.
+  const std::string& console_text() const { return console_text_; }
+  // Writes out a console line still missing its newline (at the end of a run).
+  void flush_console();
+
+  // Bounds host memory for a chatty firmware; tests look at the tail only.
+  static constexpr size_t kConsoleKeptBytes = 1 << 20;
+  // A line with no newline is written out at this length so it cannot grow without bound.
+  static constexpr size_t kConsoleLineBytes = 4096;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+  void console_byte(uint8_t byte);
+  uint64_t time_ns(const sc_core::sc_time& delay) const;
+
+  RegisterBank registers_;
+  std::ostream* console_;
+  std::string console_line_;
+  std::string console_text_;
+  uint32_t latched_time_hi_ = 0;
+  std::function<void(int32_t)> exit_handler_;
+  std::function<void(uint32_t)> fault_handler_;
+};
+
+}  // namespace ssdvp

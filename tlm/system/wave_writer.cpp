@@ -1,0 +1,379 @@
+#include "tlm/system/wave_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+// Output format, checked against GTKWave 3.3.118:
+// - timescale 1 ps; each dotted scope component is a nested `$scope module`;
+// - integer signals are `wire`s: 1 bit as a scalar (`1!`), wider as a vector (`b1010 "`)
+//   declared without a range; GTKWave lists it as "<scope>.<name>[msb:0]" all the same;
+// - state signals are VCD `string` variables (`$var string 1 # state $end`, changes `sidle #`),
+//   an extension GTKWave shows as text;
+// - the dump starts at the window start with `$dumpvars` holding every signal's value there, and
+//   ends with a bare timestamp at the last time the models are known to have reached (the last
+//   flush_before limit, capped at the window end) so the final values show with their duration.
+// The header is written lazily, so signals may be declared until the first change is recorded.
+
+namespace ssdvp {
+
+namespace {
+
+struct Signal {
+  std::string scope;
+  std::string name;
+  unsigned width = 1;
+  bool is_state = false;
+  std::string code;    // VCD identifier
+  uint64_t value = 0;  // value last applied (for state signals: an index into the state names)
+  // Collapsing the changes of one time step: the step's final value, and whether it has one.
+  uint64_t step_value = 0;
+  bool in_step = false;
+
+  std::string full_name() const { return scope + "." + name; }
+};
+
+struct Change {
+  uint64_t time_ps;
+  WaveWriter::SignalId signal;
+  uint64_t value;
+};
+
+// Names become VCD identifiers and GTKWave save-file paths: keep them to characters both accept.
+bool is_identifier(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+// State values are written unquoted after `s`: any printable character but space.
+bool is_state_text(const std::string& text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c > ' ' && c <= '~'; });
+}
+
+// Identifiers in base 94 over the printable characters '!'..'~', as VCD writers conventionally do.
+std::string identifier_code(uint32_t index) {
+  std::string code;
+  do {
+    code.push_back(static_cast<char>('!' + index % 94));
+    index /= 94;
+  } while (index != 0);
+  return code;
+}
+
+}  // namespace
+
+struct WaveWriter::Impl {
+  std::string path;
+  uint64_t window_start_ps;
+  uint64_t window_end_ps;  // 0 = no end
+  std::ofstream out;
+
+  std::vector<Signal> signals;
+  std::vector<std::string> state_names;
+  std::unordered_map<std::string, uint64_t> state_index;
+
+  std::vector<Change> pending;  // recorded, not yet written; in arrival order
+  bool change_recorded = false;  // declarations are closed from the first change on
+  bool dump_started = false;     // header and $dumpvars written
+  // The last timestamp written or, before the dump starts, applied to the starting values.
+  uint64_t written_time_ps = 0;
+  uint64_t reached_ps = 0;       // greatest flush_before limit
+  bool closed = false;
+
+  const Signal& signal(SignalId id) const {
+    if (id >= signals.size()) {
+      throw std::runtime_error(fmt::format("{}: unknown wave signal id {} ({} signals declared)",
+                                           path, id, signals.size()));
+    }
+    return signals[id];
+  }
+
+  SignalId declare(const std::string& scope, const std::string& name, unsigned width,
+                   bool is_state, uint64_t initial) {
+    if (change_recorded) {
+      throw std::runtime_error(fmt::format(
+          "{}: wave signal {}.{} declared after the first value change; declare every signal "
+          "before recording changes",
+          path, scope, name));
+    }
+    size_t begin = 0;
+    do {
+      const size_t dot = scope.find('.', begin);
+      const std::string component = scope.substr(begin, dot - begin);
+      if (!is_identifier(component)) {
+        throw std::runtime_error(fmt::format(
+            "{}: wave scope \"{}\" has an empty or invalid component \"{}\" (allowed: "
+            "dot-separated names of letters, digits and '_')",
+            path, scope, component));
+      }
+      begin = dot == std::string::npos ? dot : dot + 1;
+    } while (begin != std::string::npos);
+    if (!is_identifier(name)) {
+      throw std::runtime_error(fmt::format(
+          "{}: wave signal name \"{}\" in scope {} is invalid (allowed: letters, digits and '_')",
+          path, name, scope));
+    }
+    for (const Signal& existing : signals) {
+      if (existing.scope == scope && existing.name == name) {
+        throw std::runtime_error(
+            fmt::format("{}: wave signal {}.{} is declared twice", path, scope, name));
+      }
+    }
+    Signal signal;
+    signal.scope = scope;
+    signal.name = name;
+    signal.width = width;
+    signal.is_state = is_state;
+    signal.value = initial;
+    signal.code = identifier_code(static_cast<uint32_t>(signals.size()));
+    signals.push_back(std::move(signal));
+    return static_cast<SignalId>(signals.size() - 1);
+  }
+
+  uint64_t intern_state(const std::string& full_name, const std::string& text) {
+    if (!is_state_text(text)) {
+      throw std::runtime_error(fmt::format(
+          "{}: state \"{}\" of wave signal {} is invalid (allowed: printable characters, no "
+          "spaces, not empty)",
+          path, text, full_name));
+    }
+    auto [it, inserted] = state_index.try_emplace(text, state_names.size());
+    if (inserted) state_names.push_back(text);
+    return it->second;
+  }
+
+  void check_fits(const std::string& full_name, unsigned width, uint64_t value) const {
+    if (width < 64 && value >> width != 0) {
+      throw std::runtime_error(fmt::format(
+          "{}: value {} does not fit in the {} bits of wave signal {} (allowed: 0..{})", path,
+          value, width, full_name, (uint64_t{1} << width) - 1));
+    }
+  }
+
+  void record(SignalId id, uint64_t value, uint64_t time_ps) {
+    change_recorded = true;
+    if (window_end_ps != 0 && time_ps >= window_end_ps) return;
+    if (time_ps < written_time_ps) {
+      throw std::runtime_error(fmt::format(
+          "{}: change of wave signal {} at {} ps arrived after the dump reached {} ps; changes "
+          "may come out of order only until flush_before() passes them",
+          path, signals[id].full_name(), time_ps, written_time_ps));
+    }
+    pending.push_back({time_ps, id, value});
+  }
+
+  std::string value_text(const Signal& signal, uint64_t value) const {
+    if (signal.is_state) return fmt::format("s{} {}", state_names[value], signal.code);
+    if (signal.width == 1) return fmt::format("{}{}", value, signal.code);
+    return fmt::format("b{:b} {}", value, signal.code);
+  }
+
+  struct Scope {
+    std::string name;
+    std::vector<Scope> children;
+    std::vector<SignalId> signals;
+  };
+
+  void write_scope(const Scope& scope) {
+    for (SignalId id : scope.signals) {
+      const Signal& signal = signals[id];
+      out << fmt::format("$var {} {} {} {} $end\n", signal.is_state ? "string" : "wire",
+                         signal.width, signal.code, signal.name);
+    }
+    for (const Scope& child : scope.children) {
+      out << fmt::format("$scope module {} $end\n", child.name);
+      write_scope(child);
+      out << "$upscope $end\n";
+    }
+  }
+
+  void write_declarations() {
+    Scope root;
+    for (SignalId id = 0; id < signals.size(); ++id) {
+      Scope* scope = &root;
+      const std::string& path_text = signals[id].scope;
+      for (size_t begin = 0; begin != std::string::npos;) {
+        const size_t dot = path_text.find('.', begin);
+        const std::string component = path_text.substr(begin, dot - begin);
+        auto child = std::find_if(scope->children.begin(), scope->children.end(),
+                                  [&](const Scope& s) { return s.name == component; });
+        if (child == scope->children.end()) {
+          scope->children.push_back({component, {}, {}});
+          child = scope->children.end() - 1;
+        }
+        scope = &*child;
+        begin = dot == std::string::npos ? dot : dot + 1;
+      }
+      scope->signals.push_back(id);
+    }
+    write_scope(root);
+  }
+
+  void start_dump() {
+    out << "$version ssdvp WaveWriter $end\n$timescale 1ps $end\n";
+    write_declarations();
+    out << "$enddefinitions $end\n";
+    out << fmt::format("#{}\n$dumpvars\n", window_start_ps);
+    for (const Signal& signal : signals) out << value_text(signal, signal.value) << '\n';
+    out << "$end\n";
+    dump_started = true;
+    written_time_ps = window_start_ps;
+  }
+
+  // Writes one time step: each signal's last value in the step, if it differs from its current.
+  void write_step(uint64_t time_ps, std::vector<Change>::const_iterator begin,
+                  std::vector<Change>::const_iterator end) {
+    std::vector<SignalId> touched;
+    for (auto it = begin; it != end; ++it) {
+      Signal& signal = signals[it->signal];
+      if (!signal.in_step) touched.push_back(it->signal);
+      signal.in_step = true;
+      signal.step_value = it->value;
+    }
+    bool stamped = time_ps == written_time_ps;
+    for (SignalId id : touched) {
+      Signal& signal = signals[id];
+      signal.in_step = false;
+      if (signal.step_value == signal.value) continue;
+      signal.value = signal.step_value;
+      if (!stamped) {
+        out << fmt::format("#{}\n", time_ps);
+        stamped = true;
+        written_time_ps = time_ps;
+      }
+      out << value_text(signal, signal.value) << '\n';
+    }
+  }
+
+  // Writes the pending changes older than `limit_ps` (all of them without a limit) in time order,
+  // arrival order within a time. Changes up to the window start only set the starting values.
+  void write_pending(std::optional<uint64_t> limit_ps) {
+    auto ready_end = pending.end();
+    if (limit_ps) {
+      ready_end = std::stable_partition(pending.begin(), pending.end(),
+                                        [&](const Change& c) { return c.time_ps < *limit_ps; });
+    }
+    std::stable_sort(pending.begin(), ready_end,
+                     [](const Change& a, const Change& b) { return a.time_ps < b.time_ps; });
+    auto it = pending.begin();
+    if (!dump_started) {
+      for (; it != ready_end && it->time_ps <= window_start_ps; ++it) {
+        signals[it->signal].value = it->value;
+        written_time_ps = it->time_ps;
+      }
+      // The starting values are final once every change up to the window start has arrived.
+      if (change_recorded && (!limit_ps || *limit_ps > window_start_ps)) start_dump();
+    }
+    while (it != ready_end) {
+      const uint64_t step_time = it->time_ps;
+      auto step_end = std::find_if(it, ready_end,
+                                   [&](const Change& c) { return c.time_ps != step_time; });
+      write_step(step_time, it, step_end);
+      it = step_end;
+    }
+    pending.erase(pending.begin(), ready_end);
+  }
+
+  void check_stream() const {
+    if (!out) throw std::runtime_error(fmt::format("{}: writing the waveform failed", path));
+  }
+};
+
+WaveWriter::WaveWriter(const std::string& path, uint64_t window_start_ps, uint64_t window_end_ps)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  impl_->window_start_ps = window_start_ps;
+  impl_->window_end_ps = window_end_ps;
+  if (window_end_ps != 0 && window_end_ps <= window_start_ps) {
+    throw std::runtime_error(fmt::format(
+        "{}: wave window end {} ps is not after its start {} ps (0 means no end)", path,
+        window_end_ps, window_start_ps));
+  }
+  impl_->out.open(path, std::ios::out | std::ios::trunc);
+  if (!impl_->out) {
+    throw std::runtime_error(
+        fmt::format("{}: cannot open for writing: {}", path, std::strerror(errno)));
+  }
+}
+
+WaveWriter::~WaveWriter() {
+  try {
+    close();
+  } catch (const std::exception& error) {
+    // A destructor must not throw; the lost waveform is reported instead.
+    std::fprintf(stderr, "%s\n", error.what());
+  }
+}
+
+WaveWriter::SignalId WaveWriter::add_signal(const std::string& scope, const std::string& name,
+                                            unsigned width, uint64_t initial) {
+  if (width < 1 || width > 64) {
+    throw std::runtime_error(fmt::format("{}: wave signal {}.{} has width {} (allowed: 1..64)",
+                                         impl_->path, scope, name, width));
+  }
+  impl_->check_fits(scope + "." + name, width, initial);
+  return impl_->declare(scope, name, width, false, initial);
+}
+
+WaveWriter::SignalId WaveWriter::add_state_signal(const std::string& scope,
+                                                  const std::string& name,
+                                                  const std::string& initial) {
+  const uint64_t initial_index = impl_->intern_state(scope + "." + name, initial);
+  return impl_->declare(scope, name, 1, true, initial_index);
+}
+
+void WaveWriter::set(SignalId id, uint64_t value, uint64_t time_ps) {
+  const Signal& signal = impl_->signal(id);
+  if (signal.is_state) {
+    throw std::runtime_error(fmt::format(
+        "{}: wave signal {} holds states; set it with set_state", impl_->path, signal.full_name()));
+  }
+  impl_->check_fits(signal.full_name(), signal.width, value);
+  if (impl_->closed) return;
+  impl_->record(id, value, time_ps);
+}
+
+void WaveWriter::set_state(SignalId id, const std::string& value, uint64_t time_ps) {
+  const Signal& signal = impl_->signal(id);
+  if (!signal.is_state) {
+    throw std::runtime_error(fmt::format("{}: wave signal {} holds integers; set it with set",
+                                         impl_->path, signal.full_name()));
+  }
+  const uint64_t index = impl_->intern_state(signal.full_name(), value);
+  if (impl_->closed) return;
+  impl_->record(id, index, time_ps);
+}
+
+void WaveWriter::flush_before(uint64_t time_ps) {
+  if (impl_->closed) return;
+  impl_->reached_ps = std::max(impl_->reached_ps, time_ps);
+  impl_->write_pending(time_ps);
+  impl_->out.flush();
+  impl_->check_stream();
+}
+
+void WaveWriter::close() {
+  if (impl_->closed) return;
+  impl_->closed = true;
+  impl_->write_pending(std::nullopt);
+  if (!impl_->dump_started) impl_->start_dump();  // no change was recorded
+  uint64_t end_ps = impl_->reached_ps;
+  if (impl_->window_end_ps != 0) end_ps = std::min(end_ps, impl_->window_end_ps);
+  if (end_ps > impl_->written_time_ps) impl_->out << fmt::format("#{}\n", end_ps);
+  impl_->out.close();
+  impl_->check_stream();
+}
+
+const std::string& WaveWriter::path() const { return impl_->path; }
+
+}  // namespace ssdvp
