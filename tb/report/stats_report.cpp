@@ -102,6 +102,20 @@ nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
   return stats;
 }
 
+void drop_wall_clock_fields(nlohmann::json& node) {
+  if (!node.is_object()) return;
+  for (auto it = node.begin(); it != node.end();) {
+    const std::string& key = it.key();
+    if (key.find("wall") != std::string::npos || key.find("mips") != std::string::npos ||
+        key.find("speed") != std::string::npos) {
+      it = node.erase(it);
+    } else {
+      drop_wall_clock_fields(it.value());
+      ++it;
+    }
+  }
+}
+
 void write_json(const std::string& path, const nlohmann::json& json) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code error;

@@ -39,6 +39,9 @@ nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
 // Writes `json` indented, creating missing parent directories; errors name the path.
 void write_json(const std::string& path, const nlohmann::json& json);
 
+// Removes, at any depth, the fields the determinism rule above names as wall-clock fields.
+void drop_wall_clock_fields(nlohmann::json& stats);
+
 // An aligned table: scenario, outcome, simulated time, per hart instret / cycles / sleep % /
 // IPC (instructions per awake cycle), then wall time and MIPS.
 void print_summary(std::ostream& out, const nlohmann::json& stats);

@@ -103,7 +103,7 @@ void Router::b_transport(int /*master*/, tlm::tlm_generic_payload& trans,
   trans.set_address(address);
   ++target.transactions;
   if (target.wave_signal) {
-    waves_->set(*target.wave_signal, target.transactions, to_ps(sc_core::sc_time_stamp() + delay));
+    waves_->add(*target.wave_signal, 1, to_ps(sc_core::sc_time_stamp() + delay));
   }
 }
 

@@ -34,6 +34,7 @@ struct Signal {
   bool is_state = false;
   std::string code;    // VCD identifier
   uint64_t value = 0;  // value last applied (for state signals: an index into the state names)
+  uint64_t ordered_value = 0;  // value after the last change put in time order (sums increments)
   // Collapsing the changes of one time step: the step's final value, and whether it has one.
   uint64_t step_value = 0;
   bool in_step = false;
@@ -44,7 +45,8 @@ struct Signal {
 struct Change {
   uint64_t time_ps;
   WaveWriter::SignalId signal;
-  uint64_t value;
+  uint64_t value;          // the new value, or the delta of an increment
+  bool is_increment;
 };
 
 // Names become VCD identifiers and GTKWave save-file paths: keep them to characters both accept.
@@ -135,6 +137,7 @@ struct WaveWriter::Impl {
     signal.width = width;
     signal.is_state = is_state;
     signal.value = initial;
+    signal.ordered_value = initial;
     signal.code = identifier_code(static_cast<uint32_t>(signals.size()));
     signals.push_back(std::move(signal));
     return static_cast<SignalId>(signals.size() - 1);
@@ -160,7 +163,7 @@ struct WaveWriter::Impl {
     }
   }
 
-  void record(SignalId id, uint64_t value, uint64_t time_ps) {
+  void record(SignalId id, uint64_t value, uint64_t time_ps, bool is_increment = false) {
     change_recorded = true;
     if (window_end_ps != 0 && time_ps >= window_end_ps) return;
     if (time_ps < written_time_ps) {
@@ -169,7 +172,7 @@ struct WaveWriter::Impl {
           "may come out of order only until flush_before() passes them",
           path, signals[id].full_name(), time_ps, written_time_ps));
     }
-    pending.push_back({time_ps, id, value});
+    pending.push_back({time_ps, id, value, is_increment});
   }
 
   std::string value_text(const Signal& signal, uint64_t value) const {
@@ -265,6 +268,15 @@ struct WaveWriter::Impl {
     }
     std::stable_sort(pending.begin(), ready_end,
                      [](const Change& a, const Change& b) { return a.time_ps < b.time_ps; });
+    for (auto change = pending.begin(); change != ready_end; ++change) {
+      Signal& signal = signals[change->signal];
+      if (change->is_increment) {
+        change->value += signal.ordered_value;
+        check_fits(signal.full_name(), signal.width, change->value);
+        change->is_increment = false;
+      }
+      signal.ordered_value = change->value;
+    }
     auto it = pending.begin();
     if (!dump_started) {
       for (; it != ready_end && it->time_ps <= window_start_ps; ++it) {
@@ -341,6 +353,16 @@ void WaveWriter::set(SignalId id, uint64_t value, uint64_t time_ps) {
   impl_->check_fits(signal.full_name(), signal.width, value);
   if (impl_->closed) return;
   impl_->record(id, value, time_ps);
+}
+
+void WaveWriter::add(SignalId id, uint64_t delta, uint64_t time_ps) {
+  const Signal& signal = impl_->signal(id);
+  if (signal.is_state) {
+    throw std::runtime_error(fmt::format("{}: wave signal {} holds states; it cannot count",
+                                         impl_->path, signal.full_name()));
+  }
+  if (impl_->closed) return;
+  impl_->record(id, delta, time_ps, true);
 }
 
 void WaveWriter::set_state(SignalId id, const std::string& value, uint64_t time_ps) {

@@ -30,6 +30,9 @@ class WaveWriter {
                             const std::string& initial);
 
   void set(SignalId id, uint64_t value, uint64_t time_ps);
+  // Adds `delta` to an integer signal at `time_ps`. For counts that several decoupled initiators
+  // update: their calls arrive out of time order, so the sum is formed after ordering by time.
+  void add(SignalId id, uint64_t delta, uint64_t time_ps);
   void set_state(SignalId id, const std::string& value, uint64_t time_ps);
 
   // Changes older than `time_ps` will not arrive any more (all models have synchronised past

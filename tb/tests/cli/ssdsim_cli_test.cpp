@@ -6,11 +6,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
+#include "tb/report/stats_report.h"
+
 namespace {
+
+using ssdvp::drop_wall_clock_fields;
 
 struct SsdsimRun {
   int exit_code = -1;
@@ -41,21 +46,6 @@ std::string temp_dir(const std::string& name) {
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);
-}
-
-// Drops the wall-clock fields (by the naming rule of tb/report/stats_report.h).
-void drop_wall_clock_fields(nlohmann::json& node) {
-  if (!node.is_object()) return;
-  for (auto it = node.begin(); it != node.end();) {
-    const std::string& key = it.key();
-    if (key.find("wall") != std::string::npos || key.find("mips") != std::string::npos ||
-        key.find("speed") != std::string::npos) {
-      it = node.erase(it);
-    } else {
-      drop_wall_clock_fields(it.value());
-      ++it;
-    }
-  }
 }
 
 TEST(Ssdsim, DefaultScenarioPrintsBannerAndWritesStats) {
@@ -159,6 +149,62 @@ TEST(Ssdsim, ProfileNamesFirmwareFunctions) {
     if (entry["function"] == "fw_main") found_main = true;
   }
   EXPECT_TRUE(found_main) << stats["profile"].dump(2);
+}
+
+// Each "$var kind width code name $end" of a VCD, by full dotted name, with its width.
+std::map<std::string, unsigned> vcd_variables(const std::string& path) {
+  std::ifstream in(path);
+  std::map<std::string, unsigned> variables;
+  std::vector<std::string> scopes;
+  for (std::string token; in >> token;) {
+    if (token == "$scope") {
+      std::string kind, name;
+      in >> kind >> name;
+      scopes.push_back(name);
+    } else if (token == "$upscope") {
+      scopes.pop_back();
+    } else if (token == "$var") {
+      std::string kind, code, name;
+      unsigned width = 0;
+      in >> kind >> width >> code >> name;
+      std::string full;
+      for (const auto& scope : scopes) full += scope + ".";
+      variables[full + name] = width;
+    } else if (token == "$enddefinitions") {
+      break;
+    }
+  }
+  return variables;
+}
+
+TEST(Ssdsim, WaveformHoldsEverySignalOfTheSaveFile) {
+  const std::string out = temp_dir("vcd");
+  const std::string vcd = out + "/ssdvp.vcd";
+  const SsdsimRun run =
+      run_ssdsim("--set cpu.harts=2 --set dram.size=64MiB --vcd " + vcd + " --out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto variables = vcd_variables(vcd);
+  ASSERT_FALSE(variables.empty());
+
+  std::ifstream save(std::string(SSDVP_SOURCE_DIR) + "/waves/ssdvp.gtkw");
+  ASSERT_TRUE(save);
+  size_t shown = 0;
+  for (std::string line; std::getline(save, line);) {
+    if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '*' || line[0] == '-') {
+      continue;
+    }
+    // GTKWave names a vector "<name>[msb:0]", a scalar or a string by its name.
+    std::string name = line;
+    unsigned width = 1;
+    if (const size_t bracket = line.find('['); bracket != std::string::npos) {
+      name = line.substr(0, bracket);
+      width = static_cast<unsigned>(std::stoul(line.substr(bracket + 1))) + 1;
+    }
+    ASSERT_EQ(variables.count(name), 1u) << name << " is not in the waveform ssdsim writes";
+    EXPECT_EQ(variables.at(name), width) << line;
+    ++shown;
+  }
+  EXPECT_GE(shown, 10u);
 }
 
 TEST(Ssdsim, MaxInstructionsStopsTheRun) {

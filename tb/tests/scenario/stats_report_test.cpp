@@ -27,20 +27,6 @@ nlohmann::json platform_report() {
           {"memory", {{"sram_bytes", 1048576u}}}};
 }
 
-void drop_wall_clock_fields(nlohmann::json& node) {
-  if (!node.is_object()) return;
-  for (auto it = node.begin(); it != node.end();) {
-    const std::string& key = it.key();
-    if (key.find("wall") != std::string::npos || key.find("mips") != std::string::npos ||
-        key.find("speed") != std::string::npos) {
-      it = node.erase(it);
-    } else {
-      drop_wall_clock_fields(it.value());
-      ++it;
-    }
-  }
-}
-
 TEST(StatsReport, StructureAndPassThrough) {
   const Scenario scenario = small_scenario();
   const nlohmann::json stats =
