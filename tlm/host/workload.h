@@ -1,0 +1,76 @@
+// What the host model runs: workload phases in order (e.g. precondition, warm-up, measure), each
+// with one or more concurrent streams (fio's numjobs), each stream a synthetic generator or a
+// trace replay with its own queue depth. No SystemC here: generators and parsers are plain C++.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ssdvp::host {
+
+enum class HostOp : uint8_t { kRead, kWrite, kTrim, kFlush };
+
+// One block request as the host issues it, in host sectors.
+struct HostRequest {
+  HostOp op = HostOp::kRead;
+  uint64_t first_sector = 0;
+  uint32_t sector_count = 0;  // > 0 except for flush
+  uint64_t arrival_ps = 0;    // trace replay that follows timestamps: when to submit
+};
+
+// One stream of a phase. The fields that describe the generator or the trace are the
+// workload module's (tlm/host/workload.cpp and the parsers); the host model uses the rest.
+struct StreamConfig {
+  std::string name;            // for statistics ("" = stream<index>)
+  uint32_t queue_depth = 32;   // outstanding commands of this stream
+  // Synthetic generator.
+  std::string pattern = "random";  // sequential | random | zipf | hotcold
+  double read_fraction = 0.0;      // share of reads among reads and writes
+  double trim_fraction = 0.0;      // share of trims among all requests
+  std::vector<std::pair<uint64_t, double>> sizes = {{4096, 1.0}};  // bytes -> weight
+  double zipf_alpha = 0.9;
+  double hot_space_fraction = 0.2;   // hotcold: share of the working set that is hot
+  double hot_access_fraction = 0.8;  // hotcold: share of accesses that go to it
+  uint64_t offset_bytes = 0;         // start of the region the stream addresses
+  uint64_t working_set_bytes = 0;    // size of that region (0 = to the device end)
+  uint32_t align_bytes = 4096;       // request start alignment
+  // Trace replay (used when trace_path is not empty).
+  std::string trace_path;
+  std::string trace_format = "disksim";  // disksim | msr | spc | blkparse | fiu
+  bool follow_timestamps = false;        // false: replay at the queue depth
+  double time_scale = 1.0;               // timestamps are multiplied by this
+  std::vector<uint32_t> devices;         // devices (disks) kept, merged; empty = all
+  bool fold_out_of_range = false;        // LBAs beyond capacity fold modulo it, else error
+};
+
+struct PhaseConfig {
+  std::string name = "measure";
+  uint64_t max_requests = 0;  // per phase over all streams; 0 = no limit
+  uint64_t max_bytes = 0;     // 0 = no limit
+  uint64_t max_time_ps = 0;   // 0 = no limit
+  std::vector<StreamConfig> streams;
+};
+
+struct WorkloadConfig {
+  std::vector<PhaseConfig> phases;  // empty: the host issues nothing
+};
+
+// A source of requests for one stream. next() returns nullopt when the stream is exhausted (a
+// trace at its end); synthetic generators never end, phases end by their limits.
+class RequestSource {
+ public:
+  virtual ~RequestSource() = default;
+  virtual std::optional<HostRequest> next() = 0;
+};
+
+// Builds the generator or trace reader a stream describes, over a device of `device_sectors`
+// host sectors of `sector_bytes`. Throws std::runtime_error naming the stream, the file and
+// line (traces) and the reason for bad input.
+std::unique_ptr<RequestSource> make_request_source(const StreamConfig& stream,
+                                                   uint64_t device_sectors, uint32_t sector_bytes,
+                                                   uint64_t seed);
+
+}  // namespace ssdvp::host
