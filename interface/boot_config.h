@@ -33,6 +33,15 @@ enum boot_scheme {
 
 #define BOOT_SCHEME_NAMES {"ideal", "dftl", "tpftl", "sftl", "leaftl", "learnedftl", "rqftl"}
 
+/* Where RQRMI lookups run; the names are the scenario's firmware.rqrmi_engine values. */
+enum boot_rqrmi_engine {
+  BOOT_RQRMI_ENGINE_CPU = 0,   /* inference and secondary search in firmware */
+  BOOT_RQRMI_ENGINE_ACCEL = 1, /* both on the RQRMI accelerator */
+  BOOT_RQRMI_ENGINE_COUNT = 2
+};
+
+#define BOOT_RQRMI_ENGINE_NAMES {"cpu", "accel"}
+
 typedef struct boot_config {
   uint32_t magic;
   uint32_t version;
@@ -46,6 +55,13 @@ typedef struct boot_config {
   uint32_t stack_bytes_per_hart;
   uint32_t scheme; /* enum boot_scheme */
   uint32_t seed;
+  /* RQRMI (firmware/ml/rqrmi_train.h): lookup engine and training configuration. */
+  uint32_t rqrmi_engine; /* enum boot_rqrmi_engine */
+  uint32_t rqrmi_stage_width[3]; /* widths of stages 1..3 (0 = no such stage) */
+  uint32_t rqrmi_samples;
+  uint32_t rqrmi_error_target;
+  uint32_t rqrmi_max_model_bytes;
+  uint32_t rqrmi_max_rounds;
 } boot_config_t;
 
 #ifdef __cplusplus

@@ -7,7 +7,8 @@
  *   HIC writes its data_tag_t there after the link transfer time);
  * - HIC_REQ_DATA_OUT: move the buffer slot's page to the host (the host checks its tag);
  * each answered by a HIC_EVENT_TRANSFER_DONE; and finally
- * - HIC_REQ_COMPLETE: the command is done with `status`; its slot is free again. */
+ * - HIC_REQ_COMPLETE: the command is done with `status`; its slot is free again.
+ * A trim clears only the pages it covers whole; its HIC_CMD_PARTIAL_* pages keep their data. */
 #ifndef SSDVP_INTERFACE_HIC_CMD_H
 #define SSDVP_INTERFACE_HIC_CMD_H
 

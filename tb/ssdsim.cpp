@@ -1,14 +1,19 @@
 // ssdsim: the scenario testbench driver. Resolves a scenario (file or the embedded default, plus
-// --set overrides), builds the SoC, runs the firmware and writes stats.json.
+// --set overrides), builds the SoC, runs the firmware and writes stats.json, latency.csv and
+// timeseries.csv.
 //
-// Exit codes: 0 the firmware passed (exit 0 or tohost 1); 1 it reported failure; 2 bad input
-// (command line, scenario, ELF); 3 the run went wrong (fault, hang, time or instruction limit).
+// Exit codes: 0 the firmware passed (exit 0 or tohost 1) or the workload is done; 1 it reported
+// failure; 2 bad input (command line, scenario, ELF, a trace line found bad during the run); 3
+// the run went wrong (fault, hang, time or instruction limit, integrity check, HIC misuse).
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fmt/format.h>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -62,6 +67,10 @@ std::string outcome_name(Soc::RunResult::Outcome outcome) {
     case O::kMaxTime: return "max_time";
     case O::kMaxInstructions: return "max_instructions";
     case O::kHang: return "hang";
+    case O::kWorkloadDone: return "workload_done";
+    case O::kWorkloadError: return "workload_error";
+    case O::kIntegrityFailure: return "integrity_failure";
+    case O::kHicError: return "hic_error";
   }
   return "unknown";
 }
@@ -70,10 +79,22 @@ int exit_code_for(const Soc::RunResult& result) {
   using O = Soc::RunResult::Outcome;
   switch (result.outcome) {
     case O::kTohostPass: return kExitPass;
+    case O::kWorkloadDone: return kExitPass;
+    case O::kWorkloadError: return kExitBadInput;
     case O::kExit: return result.exit_code == 0 ? kExitPass : kExitFirmwareFailed;
     case O::kTohostFail: return kExitFirmwareFailed;
     default: return kExitRunFailed;
   }
+}
+
+constexpr const char* kFirmwareKey = "firmware.elf";
+constexpr const char* kBuiltinPrefix = "builtin:";
+
+// A firmware path from the command line is relative to the working directory; one in the
+// scenario file is relative to the file (firmware_path), so the command line's are made absolute.
+std::string command_line_firmware(const std::string& elf) {
+  if (elf.empty() || elf.rfind(kBuiltinPrefix, 0) == 0) return elf;
+  return std::filesystem::absolute(elf).lexically_normal().string();
 }
 
 // Command-line options become ordinary overrides, so the resolved configuration in stats.json
@@ -82,9 +103,15 @@ std::vector<std::string> all_overrides(const Options& options) {
   std::vector<std::string> overrides;
   if (!options.elf.empty()) {
     overrides.push_back(kElfModeDram);
-    overrides.push_back("firmware.elf=" + options.elf);
+    overrides.push_back(std::string(kFirmwareKey) + "=" + command_line_firmware(options.elf));
   }
-  overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
+  const std::string firmware_override = std::string(kFirmwareKey) + "=";
+  for (const std::string& override_text : options.overrides) {
+    overrides.push_back(override_text.rfind(firmware_override, 0) == 0
+                            ? firmware_override + command_line_firmware(override_text.substr(
+                                                      firmware_override.size()))
+                            : override_text);
+  }
   if (!options.out_dir.empty()) overrides.push_back("output.dir=" + options.out_dir);
   if (!options.vcd.empty()) overrides.push_back("output.vcd=" + options.vcd);
   if (!options.vcd_start.empty()) overrides.push_back("output.vcd_start=" + options.vcd_start);
@@ -94,15 +121,90 @@ std::vector<std::string> all_overrides(const Options& options) {
   return overrides;
 }
 
-std::string firmware_path(const Scenario& scenario) {
-  if (!scenario.soc.firmware.elf.empty()) return scenario.soc.firmware.elf;
-  return std::string(SSDVP_FIRMWARE_DIR) + "/firmware.elf";
+// builtin:NAME is a test firmware built with the simulator (SSDVP_FIRMWARE_DIR/tests/NAME.elf).
+std::string builtin_firmware(const std::string& name) {
+  const std::filesystem::path directory = std::filesystem::path(SSDVP_FIRMWARE_DIR) / "tests";
+  const std::filesystem::path path = directory / (name + ".elf");
+  if (!name.empty() && std::filesystem::is_regular_file(path)) return path.string();
+  std::vector<std::string> available;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    if (entry.path().extension() == ".elf") available.push_back(entry.path().stem().string());
+  }
+  std::sort(available.begin(), available.end());
+  throw std::runtime_error(fmt::format("{} = '{}{}': no such built-in firmware; available: {}",
+                                       kFirmwareKey, kBuiltinPrefix, name,
+                                       available.empty() ? "none" : fmt::format("{}", fmt::join(
+                                                                        available, ", "))));
+}
+
+// The ELF to run: the product firmware by default, a built-in test firmware, or a file (a
+// relative path is relative to the scenario file; the embedded default has no file).
+std::string firmware_path(const Scenario& scenario, const std::string& scenario_file) {
+  const std::string& elf = scenario.soc.firmware.elf;
+  if (elf.empty()) return std::string(SSDVP_FIRMWARE_DIR) + "/firmware.elf";
+  if (elf.rfind(kBuiltinPrefix, 0) == 0) {
+    return builtin_firmware(elf.substr(std::string(kBuiltinPrefix).size()));
+  }
+  std::filesystem::path path(elf);
+  if (path.is_relative() && !scenario_file.empty()) {
+    path = (std::filesystem::path(scenario_file).parent_path() / path).lexically_normal();
+  }
+  return path.string();
+}
+
+// A line on the terminal, rewritten in place, for runs longer than a second: simulated time,
+// host commands done and commands per wall second. Only when stderr is a terminal, so logs
+// and pipes never see it.
+class ProgressLine {
+ public:
+  explicit ProgressLine(const Soc& soc)
+      : soc_(soc), enabled_(isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
+
+  void update() {
+    if (!enabled_) return;
+    const Clock::time_point now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(500) || now - start_ < std::chrono::seconds(1)) {
+      return;
+    }
+    last_ = now;
+    const double wall = std::chrono::duration<double>(now - start_).count();
+    const uint64_t commands = soc_.host_model().commands_completed();
+    std::cerr << fmt::format("\r[ssdsim] simulated {:.6f} s, {} commands done, {:.0f} commands "
+                             "per wall second   ",
+                             sc_core::sc_time_stamp().to_seconds(), commands, commands / wall)
+              << std::flush;
+    shown_ = true;
+  }
+
+  // Ends the line so what follows starts on a fresh one.
+  void finish() {
+    if (shown_) std::cerr << "\n";
+    shown_ = false;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  const Soc& soc_;
+  bool enabled_;
+  Clock::time_point start_;
+  Clock::time_point last_;
+  bool shown_ = false;
+};
+
+void write_text_file(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  write(out);
+  out.close();
+  if (!out) throw std::runtime_error("error writing " + path);
 }
 
 // Runs one resolved scenario in this process. SystemC elaborates once per process, so a sweep
 // calls this in a child process per point.
-int run_scenario(const Scenario& scenario, bool memory_map_only) {
-  const ElfImage elf = memory_map_only ? ElfImage{} : ElfImage::load(firmware_path(scenario));
+int run_scenario(const Scenario& scenario, const std::string& scenario_file, bool memory_map_only) {
+  const ElfImage elf =
+      memory_map_only ? ElfImage{} : ElfImage::load(firmware_path(scenario, scenario_file));
 
   std::unique_ptr<WaveWriter> waves;
   if (!scenario.output.vcd.empty() && !memory_map_only) {
@@ -126,8 +228,11 @@ int run_scenario(const Scenario& scenario, bool memory_map_only) {
   }
   if (scenario.output.profile) soc.enable_profile();
 
+  ProgressLine progress(soc);
+  soc.on_progress([&progress] { progress.update(); });
   const auto wall_start = std::chrono::steady_clock::now();
   const Soc::RunResult result = soc.run();
+  progress.finish();
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (waves) waves->close();
@@ -147,6 +252,11 @@ int run_scenario(const Scenario& scenario, bool memory_map_only) {
 
   std::filesystem::create_directories(scenario.output.dir);
   write_json(scenario.output.dir + "/stats.json", stats);
+  const host::HostStats& host_stats = soc.host_model().stats();
+  write_text_file(scenario.output.dir + "/latency.csv",
+                  [&](std::ostream& out) { host_stats.write_latency_csv(out); });
+  write_text_file(scenario.output.dir + "/timeseries.csv",
+                  [&](std::ostream& out) { host_stats.write_timeseries_csv(out); });
   print_summary(std::cout, stats);
   const int exit_code = exit_code_for(result);
   if (exit_code != kExitPass) std::cerr << "ssdsim: " << result.message << "\n";
@@ -162,7 +272,7 @@ std::string sweep_point_dir(const std::string& base, size_t index, const std::st
   return base + "/" + std::to_string(index) + "_" + safe;
 }
 
-int run_sweep(std::vector<Scenario> points) {
+int run_sweep(std::vector<Scenario> points, const std::string& scenario_file) {
   int worst = kExitPass;
   for (size_t i = 0; i < points.size(); ++i) {
     Scenario& point = points[i];
@@ -174,7 +284,7 @@ int run_sweep(std::vector<Scenario> points) {
     if (child == 0) {
       int code = kExitRunFailed;
       try {
-        code = run_scenario(point, false);
+        code = run_scenario(point, scenario_file, false);
       } catch (const std::exception& error) {
         std::cerr << "ssdsim: error: " << error.what() << "\n";
         code = kExitBadInput;
@@ -225,8 +335,10 @@ int sc_main(int argc, char* argv[]) {
         from_file ? read_scenario_file(options.scenario_path) : std::string(kDefaultScenarioYaml);
     std::vector<Scenario> scenarios = load_scenarios(
         yaml, from_file ? options.scenario_path : "<default scenario>", all_overrides(options));
-    if (scenarios.size() > 1 && !options.memory_map) return run_sweep(std::move(scenarios));
-    return run_scenario(scenarios.front(), options.memory_map);
+    if (scenarios.size() > 1 && !options.memory_map) {
+      return run_sweep(std::move(scenarios), options.scenario_path);
+    }
+    return run_scenario(scenarios.front(), options.scenario_path, options.memory_map);
   } catch (const std::exception& error) {
     std::cerr << "ssdsim: error: " << error.what() << "\n";
     return kExitBadInput;

@@ -2,6 +2,7 @@
  * bare program: hart 0 takes a stack of its own in .bss, zeroes .bss, runs main and exits with
  * its return value through the system controller; any other hart parks in WFI. */
 #define STACK_BYTES 8192
+#define MSTATUS_FS_INITIAL 0x2000
 
   .section .text.boot, "ax"
   .globl _start
@@ -13,6 +14,10 @@ _start:
   .option pop
   csrr t0, mhartid
   bnez t0, park
+  /* The image is built for ilp32f: turn the FPU on, as the product crt0 does, before any C. */
+  li t0, MSTATUS_FS_INITIAL
+  csrs mstatus, t0
+  fscsr zero
 
   la t0, __bss_start
   la t1, __bss_end

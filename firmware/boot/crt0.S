@@ -10,6 +10,7 @@
 #include "sysctrl_regs.h"
 
 #define MIE_MSIE 0x8
+#define MSTATUS_FS_INITIAL 0x2000
 
   .section .text.boot, "ax"
   .globl _start
@@ -23,6 +24,13 @@ _start:
   la t0, trap_vector
   csrw mtvec, t0
   csrw mie, zero
+  /* The FPU comes out of reset Off (mstatus.FS = 0), where every F instruction traps as illegal;
+   * the C code is built for rv32imafc/ilp32f and may use the f registers anywhere, so each hart
+   * turns it on (FS = Initial) before any C runs. fcsr has no architectural reset value: round
+   * to nearest even, no flags. */
+  li t0, MSTATUS_FS_INITIAL
+  csrs mstatus, t0
+  csrw fcsr, zero
 
   li s0, MM_BOOT_CONFIG_ADDR
   lw t0, BOOT_CONFIG_OFFSET_MAGIC(s0)

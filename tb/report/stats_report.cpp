@@ -16,8 +16,9 @@ namespace ssdvp {
 
 namespace {
 
-constexpr std::array<const char*, 7> kOutcomes = {
-    "exit", "tohost_pass", "tohost_fail", "fault", "max_time", "max_instructions", "hang"};
+constexpr std::array<const char*, 11> kOutcomes = {
+    "exit", "tohost_pass", "tohost_fail", "fault", "max_time", "max_instructions", "hang",
+    "workload_done", "workload_error", "integrity_failure", "hic_error"};
 constexpr std::array<const char*, 3> kHartCounters = {"instret", "cycles", "sleep_cycles"};
 constexpr double kPsPerSecond = 1e12;
 
@@ -61,6 +62,46 @@ std::string human_time(uint64_t ps) {
   return "0 ps";
 }
 
+// Per workload phase: commands, IOPS, bandwidth, queue occupancy, and latency percentiles of
+// each op that ran; then whether the integrity oracle was on and what it checked.
+void print_host_summary(std::ostream& out, const nlohmann::json& stats) {
+  if (!stats.contains("host")) return;
+  const nlohmann::json& host = stats.at("host");
+  const nlohmann::json& phases = host.at("phases");
+  if (phases.empty()) return;
+  for (const nlohmann::json& phase : phases) {
+    out << fmt::format("phase {}{}: {} commands in {}, {:.0f} IOPS, {:.1f} MB/s, queue "
+                       "occupancy {:.1f} (max {})\n",
+                       phase.at("name").get<std::string>(),
+                       phase.at("finished").get<bool>() ? "" : " (cut short by the run's end)",
+                       phase.at("commands").get<uint64_t>(),
+                       human_time(phase.at("end_ps").get<uint64_t>() -
+                                  phase.at("start_ps").get<uint64_t>()),
+                       phase.at("iops").get<double>(), phase.at("bandwidth_mb_s").get<double>(),
+                       phase.at("queue_occupancy").at("mean").get<double>(),
+                       phase.at("queue_occupancy").at("max").get<uint64_t>());
+    for (const auto& [op, op_stats] : phase.at("ops").items()) {
+      const uint64_t commands = op_stats.at("commands").get<uint64_t>();
+      if (commands == 0) continue;
+      const nlohmann::json& latency = op_stats.at("latency_ns");
+      const auto us = [&](const char* key) { return latency.at(key).get<double>() / 1000.0; };
+      out << fmt::format("  {:<6}{:>9} cmds  latency us: mean {:.1f}  p50 {:.1f}  p99 {:.1f}  "
+                         "p99.9 {:.1f}  p99.99 {:.1f}  max {:.1f}{}\n",
+                         op, commands, us("mean"), us("p50"), us("p99"), us("p99.9"),
+                         us("p99.99"), us("max"),
+                         op_stats.at("errors").get<uint64_t>() == 0
+                             ? std::string()
+                             : fmt::format("  errors {}", op_stats.at("errors").get<uint64_t>()));
+    }
+  }
+  const nlohmann::json& oracle = host.at("oracle");
+  out << fmt::format("{:<16}{}\n\n", "integrity",
+                     oracle.at("enabled").get<bool>()
+                         ? fmt::format("oracle on, {} pages checked",
+                                       oracle.at("pages_checked").get<uint64_t>())
+                         : std::string("oracle off"));
+}
+
 }  // namespace
 
 nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
@@ -82,6 +123,10 @@ nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
   stats["harts"] = platform["harts"];
   nlohmann::json rest = platform;
   rest.erase("harts");
+  if (platform.contains("host")) {
+    stats["host"] = platform["host"];
+    rest.erase("host");
+  }
   stats["platform"] = rest;
 
   uint64_t instructions = 0;
@@ -185,6 +230,7 @@ void print_summary(std::ostream& out, const nlohmann::json& stats) {
   }
   out << "\n";
 
+  print_host_summary(out, stats);
   line("instructions", std::to_string(simulator.at("instructions").get<uint64_t>()));
   line("wall time", fmt::format("{:.3f} s", simulator.at("wall_seconds").get<double>()));
   line("MIPS", fmt::format("{:.2f}", simulator.at("mips").get<double>()));

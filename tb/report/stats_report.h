@@ -25,6 +25,7 @@ struct RunOutcome {
 //   "config":    scenario.resolved,
 //   "outcome":   {outcome, exit_code, message},
 //   "harts":     platform["harts"], passed through (per hart: instret, cycles, sleep_cycles, ...),
+//   "host":      platform["host"] when present, passed through (the host model's statistics),
 //   "platform":  every other key of `platform` (simulated_time_ps, ...),
 //   "simulator": {wall_seconds, simulated_seconds, instructions (sum of instret),
 //                 mips (instructions / wall_seconds / 1e6),
@@ -43,7 +44,8 @@ void write_json(const std::string& path, const nlohmann::json& json);
 void drop_wall_clock_fields(nlohmann::json& stats);
 
 // An aligned table: scenario, outcome, simulated time, per hart instret / cycles / sleep % /
-// IPC (instructions per awake cycle), then wall time and MIPS.
+// IPC (instructions per awake cycle), the host's phases (commands, IOPS, bandwidth, queue
+// occupancy, latency percentiles per op) and oracle, then wall time and MIPS.
 void print_summary(std::ostream& out, const nlohmann::json& stats);
 
 }  // namespace ssdvp

@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
 
+#include "accel_regs.h"
 #include "boot_config.h"
 #include "memory_map.h"
+#include "rqrmi_model.h"
+#include "tlm/host/workload.h"
 
 namespace ssdvp {
 
@@ -160,6 +165,42 @@ Parameter cost(const char* name, const char* description, FieldRef (*field)(Scen
   return count(std::string("cpu.cost.") + name, "cycles", 0, 1000, description, field);
 }
 
+// ---- Builders of record parameters (workload phases and streams) -------------------------------
+
+struct RealRange {
+  double min;
+  double max;
+  bool min_open = false;
+  bool max_open = false;
+};
+
+Parameter real(std::string key, RealRange range, const char* description,
+               FieldRef (*field)(Scenario&)) {
+  Parameter p = text(std::move(key), description, field);
+  p.kind = ParamKind::kReal;
+  p.real_min = range.min;
+  p.real_max = range.max;
+  p.real_min_open = range.min_open;
+  p.real_max_open = range.max_open;
+  return p;
+}
+
+Parameter with_kind(ParamKind kind, Parameter p) {
+  p.kind = kind;
+  return p;
+}
+
+// A parameter of a record: `field` finds its field from the record indices.
+Parameter in_record(FieldRef (*field)(Scenario&, const RecordIndices&), Parameter p) {
+  p.record_field = field;
+  return p;
+}
+
+Parameter shorthand_of(const char* full_key, Parameter p) {
+  p.shorthand_of = full_key;
+  return p;
+}
+
 std::vector<Parameter> build_registry() {
   std::vector<Parameter> registry = {
       text("name", "scenario name in stats.json (\"\" = the file name without extension)",
@@ -195,6 +236,12 @@ std::vector<Parameter> build_registry() {
       cost("fence", "fence, fence.i", SSDVP_FIELD(soc.cpu.cost.fence)),
       cost("misaligned", "extra per split misaligned access", SSDVP_FIELD(soc.cpu.cost.misaligned)),
       cost("trap", "trap entry and mret", SSDVP_FIELD(soc.cpu.cost.trap)),
+      // F extension (defaults: a simple embedded FPU, see tlm/cpu/cpu_if.h)
+      cost("fpu", "float add/sub/mul, conversion, compare, sign injection, move (flw/fsw: load/store)",
+           SSDVP_FIELD(soc.cpu.cost.fpu)),
+      cost("fdiv", "float divide", SSDVP_FIELD(soc.cpu.cost.fdiv)),
+      cost("fsqrt", "float square root", SSDVP_FIELD(soc.cpu.cost.fsqrt)),
+      cost("fma", "fused multiply-add (fmadd, fmsub, fnmsub, fnmadd)", SSDVP_FIELD(soc.cpu.cost.fma)),
 
       size("rom.size", 4 * kKiB, MM_ROM_WINDOW, "firmware ROM capacity",
            SSDVP_FIELD(soc.rom.size_bytes)),
@@ -213,6 +260,149 @@ std::vector<Parameter> build_registry() {
            SSDVP_FIELD(soc.firmware.elf)),
       choice("firmware.scheme", BOOT_SCHEME_NAMES, "FTL mapping scheme",
              SSDVP_FIELD(soc.firmware.scheme)),
+
+      // ---- RQRMI learned index (firmware/ml/rqrmi_train.h) ----
+      choice("firmware.rqrmi_engine", BOOT_RQRMI_ENGINE_NAMES,
+             "where RQRMI lookups run: firmware on the CPU, or the accelerator (accel.present)",
+             SSDVP_FIELD(soc.firmware.rqrmi.engine)),
+      count("firmware.rqrmi_stage1_width", "submodels", 1, RQRMI_MAX_STAGE_WIDTH,
+            "RQRMI stage 1 width (stage 0 has one submodel)",
+            SSDVP_FIELD(soc.firmware.rqrmi.stage1_width)),
+      count("firmware.rqrmi_stage2_width", "submodels", 0, RQRMI_MAX_STAGE_WIDTH,
+            "RQRMI stage 2 width (0 = no stage 2)", SSDVP_FIELD(soc.firmware.rqrmi.stage2_width)),
+      count("firmware.rqrmi_stage3_width", "submodels", 0, RQRMI_MAX_STAGE_WIDTH,
+            "RQRMI stage 3 width (0 = no stage 3; needs stage 2)",
+            SSDVP_FIELD(soc.firmware.rqrmi.stage3_width)),
+      count("firmware.rqrmi_samples", "samples", 2, RQRMI_MAX_RANGES,
+            "RQRMI training samples per submodel", SSDVP_FIELD(soc.firmware.rqrmi.samples)),
+      count("firmware.rqrmi_error_target", "ranges", 0, RQRMI_MAX_RANGES,
+            "retrain while an error bound exceeds this (0 = train once)",
+            SSDVP_FIELD(soc.firmware.rqrmi.error_target)),
+      or_zero(size("firmware.rqrmi_max_model_bytes", RQRMI_HEADER_BYTES + 2 * RQRMI_SUBMODEL_BYTES,
+                   kU32Max, "retraining may widen the last stage up to this model size (0 = never)",
+                   SSDVP_FIELD(soc.firmware.rqrmi.max_model_bytes))),
+      count("firmware.rqrmi_max_rounds", "rounds", 1, 32, "RQRMI training rounds at most",
+            SSDVP_FIELD(soc.firmware.rqrmi.max_rounds)),
+
+      // ---- NAND flash array (nand_model) and its controller (tlm/nfc) ----
+      count("nand.channels", "channels", 1, 64, "flash channels: buses of the controller",
+            SSDVP_FIELD(soc.nand.channels)),
+      count("nand.ways", "chips", 1, 16, "chips per channel, sharing its bus",
+            SSDVP_FIELD(soc.nand.ways)),
+      count("nand.dies", "dies", 1, 8, "dies per chip", SSDVP_FIELD(soc.nand.dies)),
+      count("nand.planes", "planes", 1, 8, "planes per die (multi-plane operations span them)",
+            SSDVP_FIELD(soc.nand.planes)),
+      count("nand.blocks", "blocks", 1, 1 << 20, "blocks per plane", SSDVP_FIELD(soc.nand.blocks)),
+      count("nand.pages", "pages", 1, 65536,
+            "pages per block, a multiple of the bits per cell (a wordline holds a page per bit)",
+            SSDVP_FIELD(soc.nand.pages)),
+      multiple_of(512, size("nand.page_size", 512, 64 * kKiB, "data bytes of a page",
+                            SSDVP_FIELD(soc.nand.page_bytes))),
+      size("nand.oob_size", 0, 16 * kKiB, "spare (OOB) bytes of a page the firmware reads and writes",
+           SSDVP_FIELD(soc.nand.oob_bytes)),
+      choice("nand.cell", {"slc", "mlc", "tlc", "qlc"},
+             "cell type: 1 to 4 bits per cell, page types lsb, clsb, cmsb, msb in wordline order",
+             SSDVP_FIELD(soc.nand.cell)),
+      duration("nand.t_read.lsb", 1 * kNs, 100 * kMs, "tR of an LSB page",
+               SSDVP_FIELD(soc.nand.read_lsb_ps)),
+      duration("nand.t_read.clsb", 1 * kNs, 100 * kMs, "tR of a CLSB page (MLC and up)",
+               SSDVP_FIELD(soc.nand.read_clsb_ps)),
+      duration("nand.t_read.cmsb", 1 * kNs, 100 * kMs, "tR of a CMSB page (TLC and up)",
+               SSDVP_FIELD(soc.nand.read_cmsb_ps)),
+      duration("nand.t_read.msb", 1 * kNs, 100 * kMs, "tR of an MSB page (QLC)",
+               SSDVP_FIELD(soc.nand.read_msb_ps)),
+      duration("nand.t_prog", 1 * kNs, 1 * kSecond,
+               "tPROG: one full-sequence program of a wordline (all its pages)",
+               SSDVP_FIELD(soc.nand.program_ps)),
+      duration("nand.t_erase", 1 * kNs, 1 * kSecond, "tBERS: erase of a block",
+               SSDVP_FIELD(soc.nand.erase_ps)),
+      count("nand.cmd_addr_cycles", "cycles", 0, 64,
+            "bus cycles of one command and address sequence (one per plane address)",
+            SSDVP_FIELD(soc.nand.cmd_addr_cycles)),
+      duration("nand.cmd_cycle", 0, 1 * kUs, "duration of a command or address cycle",
+               SSDVP_FIELD(soc.nand.cmd_cycle_ps)),
+      count("nand.bus_rate", "MT/s", 1, 100000, "channel data rate",
+            SSDVP_FIELD(soc.nand.bus_rate_mts)),
+      multiple_of(8, count("nand.bus_width", "bits", 8, 64, "channel data width",
+                           SSDVP_FIELD(soc.nand.bus_width_bits))),
+      count("nand.endurance", "P/E cycles", 1, 10'000'000,
+            "erases a block survives: the next one fails (program fail) and retires it",
+            SSDVP_FIELD(soc.nand.endurance)),
+      count("nand.bad_block_rate", "per million blocks", 0, 1'000'000,
+            "factory bad blocks, drawn from the seed", SSDVP_FIELD(soc.nand.bad_block_ppm)),
+      text("nand.bad_blocks",
+           "more factory bad blocks: channel:way:die:plane:block entries separated by commas",
+           SSDVP_FIELD(soc.nand.bad_blocks)),
+      count("nand.fault.ecc_fail_rate", "per million page reads", 0, 1'000'000,
+            "fault injection: uncorrectable reads (status ecc fail), drawn from the seed",
+            SSDVP_FIELD(soc.nand.ecc_fail_ppm)),
+      count("nand.fault.program_fail_rate", "per million programs", 0, 1'000'000,
+            "fault injection: failed programs (status program fail, block retired)",
+            SSDVP_FIELD(soc.nand.program_fail_ppm)),
+      count("nand.fault.erase_fail_rate", "per million erases", 0, 1'000'000,
+            "fault injection: failed erases (status program fail, block retired)",
+            SSDVP_FIELD(soc.nand.erase_fail_ppm)),
+      duration("nfc.ecc_decode", 0, 1 * kMs, "ECC decode of one page read; one decoder per channel",
+               SSDVP_FIELD(soc.nfc.ecc_decode_ps)),
+      count("nfc.dma_bandwidth", "MB/s", 1, 1'000'000,
+            "DMA between page registers and memory; each transfer also pays the memory latency",
+            SSDVP_FIELD(soc.nfc.dma_bandwidth_mbs)),
+      or_zero(duration("nfc.queue_sample_interval", 1 * kUs, 1000 * kSecond,
+                       "interval of the outstanding-operations series in stats.json (0 = none)",
+                       SSDVP_FIELD(soc.nfc.queue_sample_ps))),
+
+      // ---- Host interface (tlm/host): device seen by the host, HIC, link, oracle, statistics ----
+      size("host.capacity", 4 * kKiB, 16 * 1024 * kGiB,
+           "bytes the host may address, a multiple of host.page_size (the default suits the test "
+           "firmware; the FTL will derive it from the NAND)",
+           SSDVP_FIELD(soc.host.capacity_bytes)),
+      size("host.sector_size", 512, 4 * kKiB, "host sector (LBA) size, a power of two",
+           SSDVP_FIELD(soc.host.sector_bytes)),
+      size("host.page_size", 512, 64 * kKiB,
+           "logical page, one LPN: a power of two, at least host.sector_size",
+           SSDVP_FIELD(soc.host.page_bytes)),
+      count("host.max_commands", "commands", 1, 4096,
+            "HIC command slots: commands the firmware holds at once (more wait in the host "
+            "queues)",
+            SSDVP_FIELD(soc.host.max_commands)),
+      choice("host.link.type", {"pcie", "ufs"}, "host link: PCIe (NVMe-like) or UFS",
+             SSDVP_FIELD(soc.host.link.type)),
+      count("host.link.pcie_gen", "generation", 1, 5,
+            "PCIe generation: 2.5, 5, 8, 16, 32 GT/s per lane; 8b/10b to Gen2, 128b/130b from Gen3",
+            SSDVP_FIELD(soc.host.link.pcie_gen)),
+      count("host.link.ufs_gear", "HS gear", 1, 5,
+            "UFS HS gear, M-PHY rate B: 1.4576, 2.9152, 5.8304, 11.6608, 23.3216 Gb/s per lane, "
+            "8b/10b",
+            SSDVP_FIELD(soc.host.link.ufs_gear)),
+      count("host.link.lanes", "lanes", 1, 16, "link width: PCIe 1, 2, 4, 8 or 16; UFS 1 or 2",
+            SSDVP_FIELD(soc.host.link.lanes)),
+      duration("host.link.latency", 0, 1 * kMs,
+               "fixed one-way latency of every transfer (command fetch, data page, completion)",
+               SSDVP_FIELD(soc.host.link.latency_ps)),
+      flag("host.oracle",
+           "check every page read against the version last written (off: faster, unchecked)",
+           SSDVP_FIELD(soc.host.oracle)),
+      duration("host.stats_interval", 1 * kUs, 1000 * kSecond,
+               "interval of the host statistics time series (timeseries.csv)",
+               SSDVP_FIELD(soc.host.stats_interval_ps)),
+
+      // ---- RQRMI accelerator (rtl/, tlm/accel) ----
+      flag("accel.present", "the SoC has the RQRMI accelerator", SSDVP_FIELD(soc.accel.present)),
+      frequency("accel.clock", 1 * kMHz, 4 * kGHz, "accelerator clock",
+                SSDVP_FIELD(soc.accel.clock_hz)),
+      count("accel.submodels", "submodels", 1, ACCEL_MAX_SUBMODELS,
+            "weight memory capacity in submodel records (80 bytes each)",
+            SSDVP_FIELD(soc.accel.submodel_capacity)),
+      count("accel.key_fifo_depth", "keys", 1, ACCEL_MAX_FIFO_DEPTH, "key FIFO entries",
+            SSDVP_FIELD(soc.accel.key_fifo_depth)),
+      count("accel.result_fifo_depth", "results", 1, ACCEL_MAX_FIFO_DEPTH, "result FIFO entries",
+            SSDVP_FIELD(soc.accel.result_fifo_depth)),
+      text("accel.rtl_vcd", "VCD file of every RTL signal, in simulated time (\"\" = none)",
+           SSDVP_FIELD(soc.accel.rtl_vcd)),
+      duration("accel.rtl_vcd_start", 0, kUnlimited, "RTL dump window start",
+               SSDVP_FIELD(soc.accel.rtl_vcd_start_ps)),
+      duration("accel.rtl_vcd_end", 0, kUnlimited, "RTL dump window end (0 = end of the run)",
+               SSDVP_FIELD(soc.accel.rtl_vcd_end_ps)),
 
       text("output.dir", "directory of stats.json and the other results",
            SSDVP_FIELD(output.dir)),
@@ -238,6 +428,146 @@ std::vector<Parameter> build_registry() {
   return registry;
 }
 
+#define SSDVP_PHASE_FIELD(member) \
+  [](Scenario& s, const RecordIndices& i) -> FieldRef { \
+    return &s.soc.workload.phases.at(i.at(0)).member; \
+  }
+#define SSDVP_STREAM_FIELD(member) \
+  [](Scenario& s, const RecordIndices& i) -> FieldRef { \
+    return &s.soc.workload.phases.at(i.at(0)).streams.at(i.at(1)).member; \
+  }
+
+// ---- Workload: phases and their streams (tlm/host/workload.h) ---------------------------------
+std::vector<Parameter> build_record_registry() {
+  constexpr const char* kPhase = "workload.phases[].";
+  constexpr const char* kStream = "workload.phases[].streams[].";
+  const auto phase = [&](const char* name) { return std::string(kPhase) + name; };
+  const auto stream = [&](const char* name) { return std::string(kStream) + name; };
+  constexpr uint64_t kMinRequest = 512;
+  constexpr uint64_t kMaxRequest = 1 * kGiB;
+  std::vector<Parameter> registry = {
+      in_record(SSDVP_PHASE_FIELD(name),
+                text(phase("name"), "phase name in the statistics, unique in the workload",
+                     nullptr)),
+      in_record(SSDVP_PHASE_FIELD(max_requests),
+                count(phase("requests"), "requests", 0, kUnlimited,
+                      "the phase ends after this many requests of all its streams (0 = no limit)",
+                      nullptr)),
+      in_record(SSDVP_PHASE_FIELD(max_bytes),
+                size(phase("bytes"), 0, kUnlimited,
+                     "the phase ends after this many bytes of all its streams (0 = no limit)",
+                     nullptr)),
+      in_record(SSDVP_PHASE_FIELD(max_time_ps),
+                duration(phase("duration"), 0, kUnlimited,
+                         "the phase ends after this much simulated time (0 = no limit)", nullptr)),
+
+      in_record(SSDVP_STREAM_FIELD(name),
+                text(stream("name"), "stream name in the statistics (\"\" = stream<index>)",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(queue_depth),
+                count(stream("queue_depth"), "commands", 1, 65536,
+                      "commands the stream keeps outstanding", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(pattern),
+                choice(stream("pattern"), host::stream_pattern_names(),
+                       "synthetic access pattern: sequential (wraps at the region end), random "
+                       "(uniform), zipf (rank k drawn with weight k^-alpha, ranks scattered over "
+                       "the region), hotcold (see hot_*_fraction)",
+                       nullptr)),
+      in_record(SSDVP_STREAM_FIELD(read_fraction),
+                real(stream("read_fraction"), {0.0, 1.0}, "share of reads among reads and writes",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(trim_fraction),
+                real(stream("trim_fraction"), {0.0, 1.0}, "share of trims among all requests",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(sizes),
+                with_kind(ParamKind::kSizeWeights,
+                          size(stream("sizes"), kMinRequest, kMaxRequest,
+                               "request sizes and their weights, relative to the weights' sum",
+                               nullptr))),
+      in_record(SSDVP_STREAM_FIELD(sizes),
+                shorthand_of("sizes", size(stream("size"), kMinRequest, kMaxRequest,
+                                           "one request size: sizes: {SIZE: 1}", nullptr))),
+      in_record(SSDVP_STREAM_FIELD(zipf_alpha),
+                real(stream("alpha"), {0.0, 10.0, true, false},
+                     "zipf skew: rank k has weight k^-alpha", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(hot_space_fraction),
+                real(stream("hot_space_fraction"), {0.0, 1.0, true, true},
+                     "hotcold: the share of the region that is hot (its start)", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(hot_access_fraction),
+                real(stream("hot_access_fraction"), {0.0, 1.0, true, true},
+                     "hotcold: the share of the requests that go to the hot part", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(offset_bytes),
+                size(stream("offset"), 0, kUnlimited,
+                     "start of the region the stream addresses (a multiple of align)", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(working_set_bytes),
+                size(stream("working_set"), 0, kUnlimited,
+                     "size of that region (0 = to the device end)", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(align_bytes),
+                size(stream("align"), kMinRequest, kMaxRequest, "request start alignment",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(trace_path),
+                with_kind(ParamKind::kPath,
+                          text(stream("trace"),
+                               "trace file to replay (\"\" = a synthetic stream), relative to the "
+                               "scenario file",
+                               nullptr))),
+      in_record(SSDVP_STREAM_FIELD(trace_format),
+                choice(stream("format"), host::trace_format_names(),
+                       "trace format: disksim (MQSim/SSDsim ASCII), msr (MSR Cambridge CSV), spc "
+                       "(UMass Financial/WebSearch), blkparse (default text output), fiu",
+                       nullptr)),
+      in_record(SSDVP_STREAM_FIELD(follow_timestamps),
+                flag(stream("follow_timestamps"),
+                     "submit at the trace's times (from 0, times time_scale); false: replay at "
+                     "the queue depth",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(time_scale),
+                real(stream("time_scale"), {0.0, 1e6, true, false},
+                     "multiplies trace times (0.5: twice as fast)", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(devices),
+                with_kind(ParamKind::kDeviceList,
+                          text(stream("devices"),
+                               "trace devices kept, merged in file order ([] = all; blkparse and "
+                               "FIU devices as major:minor)",
+                               nullptr))),
+      in_record(SSDVP_STREAM_FIELD(fold_out_of_range),
+                flag(stream("fold"),
+                     "fold requests beyond the device capacity into it (start modulo capacity); "
+                     "false: they are an error",
+                     nullptr)),
+  };
+  Scenario probe;
+  probe.soc.workload.phases.resize(1);
+  probe.soc.workload.phases[0].streams.resize(1);
+  for (const Parameter& p : registry) {
+    if (std::holds_alternative<uint32_t*>(p.record_field(probe, {0, 0})) && p.max > kU32Max) {
+      throw std::logic_error(fmt::format("parameter {}: maximum {} exceeds its 32-bit field",
+                                         p.key, p.max));
+    }
+  }
+  return registry;
+}
+
+std::vector<RecordList> build_record_lists() {
+  return {
+      {"workload.phases", "workload phases, run in order (e.g. precondition, warm-up, measure)",
+       [](const Scenario& s, const RecordIndices&) { return s.soc.workload.phases.size(); },
+       [](Scenario& s, const RecordIndices&, size_t count) {
+         s.soc.workload.phases.assign(count, host::PhaseConfig{});
+       }},
+      {"workload.phases[].streams",
+       "concurrent streams of the phase (fio's numjobs): each a generator or a trace replay",
+       [](const Scenario& s, const RecordIndices& outer) {
+         return s.soc.workload.phases.at(outer.at(0)).streams.size();
+       },
+       [](Scenario& s, const RecordIndices& outer, size_t count) {
+         s.soc.workload.phases.at(outer.at(0)).streams.assign(count, host::StreamConfig{});
+       }},
+  };
+}
+
+#undef SSDVP_STREAM_FIELD
+#undef SSDVP_PHASE_FIELD
 #undef SSDVP_FIELD
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
@@ -259,27 +589,62 @@ const std::vector<Parameter>& parameters() {
   return registry;
 }
 
+const std::vector<Parameter>& record_parameters() {
+  static const std::vector<Parameter> registry = build_record_registry();
+  return registry;
+}
+
+const std::vector<RecordList>& record_lists() {
+  static const std::vector<RecordList> lists = build_record_lists();
+  return lists;
+}
+
 const Parameter* find_parameter(const std::string& key) {
-  for (const Parameter& p : parameters()) {
-    if (p.key == key) return &p;
+  for (const auto* registry : {&parameters(), &record_parameters()}) {
+    for (const Parameter& p : *registry) {
+      if (p.key == key) return &p;
+    }
   }
   return nullptr;
 }
 
+const RecordList* find_record_list(const std::string& key) {
+  for (const RecordList& list : record_lists()) {
+    if (list.key == key) return &list;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// Every key of the registry, plain and record parameters and record lists, in registry order.
+std::vector<std::string> all_keys() {
+  std::vector<std::string> keys;
+  for (const Parameter& p : parameters()) keys.push_back(p.key);
+  for (const Parameter& p : record_parameters()) keys.push_back(p.key);
+  for (const RecordList& list : record_lists()) keys.push_back(list.key);
+  return keys;
+}
+
+}  // namespace
+
 bool is_section(const std::string& prefix) {
   if (prefix.empty()) return true;
   const std::string start = prefix + ".";
-  return std::any_of(parameters().begin(), parameters().end(),
-                     [&](const Parameter& p) { return p.key.rfind(start, 0) == 0; });
+  const std::vector<std::string> keys = all_keys();
+  return std::any_of(keys.begin(), keys.end(),
+                     [&](const std::string& key) { return key.rfind(start, 0) == 0; });
 }
 
 std::vector<std::string> section_keys(const std::string& prefix) {
   const std::string start = prefix.empty() ? "" : prefix + ".";
   std::vector<std::string> keys;
-  for (const Parameter& p : parameters()) {
-    if (p.key.rfind(start, 0) != 0) continue;
-    const std::string rest = p.key.substr(start.size());
-    const std::string child = rest.substr(0, rest.find('.'));
+  for (const std::string& key : all_keys()) {
+    if (key.rfind(start, 0) != 0) continue;
+    const std::string rest = key.substr(start.size());
+    std::string child = rest.substr(0, rest.find('.'));
+    // "phases[]" of a record parameter is the record list "phases".
+    if (child.size() > 2 && child.compare(child.size() - 2, 2, "[]") == 0) child.resize(child.size() - 2);
     if (std::find(keys.begin(), keys.end(), child) == keys.end()) keys.push_back(child);
   }
   return keys;
@@ -294,6 +659,10 @@ std::string Parameter::kind_text() const {
     case ParamKind::kTime: return "time";
     case ParamKind::kFrequency: return "frequency";
     case ParamKind::kEnum: return "enum";
+    case ParamKind::kReal: return "real";
+    case ParamKind::kPath: return "path";
+    case ParamKind::kSizeWeights: return "size weights";
+    case ParamKind::kDeviceList: return "device list";
   }
   return "";
 }
@@ -303,6 +672,15 @@ std::string Parameter::allowed_text() const {
     case ParamKind::kString: return "any text";
     case ParamKind::kBool: return "true, false";
     case ParamKind::kEnum: return fmt::format("{}", fmt::join(names, ", "));
+    case ParamKind::kReal:
+      return fmt::format("{}{}, {}{}", real_min_open ? "(" : "[", real_min, real_max,
+                         real_max_open ? ")" : "]");
+    case ParamKind::kPath: return "an existing file, or \"\"";
+    case ParamKind::kSizeWeights:
+      return fmt::format("SIZE or {{SIZE: weight, ...}}, {}..{}",
+                         format_with_units(unit_system(ParamKind::kSize), min),
+                         format_with_units(unit_system(ParamKind::kSize), max));
+    case ParamKind::kDeviceList: return "[] or [N, ...] or [major:minor, ...]";
     default: break;
   }
   std::string range = max == kUnlimited ? fmt::format("{} or more", format(min))
@@ -312,11 +690,104 @@ std::string Parameter::allowed_text() const {
   return range;
 }
 
+ParamValue Parameter::parse(const std::string& text, const std::string& where,
+                            const std::string& shown_key) const {
+  if (shown_key == key) return parse(text, where);
+  Parameter shown = *this;
+  shown.key = shown_key;
+  return shown.parse(text, where);
+}
+
+ParamValue Parameter::parse_entries(const std::vector<ValueEntry>& entries,
+                                    const std::string& where, const std::string& shown_key) const {
+  if (kind == ParamKind::kDeviceList) {
+    DeviceList devices;
+    for (const ValueEntry& entry : entries) {
+      const uint32_t device = std::get<DeviceList>(parse(entry.value, entry.value_where,
+                                                         shown_key)).front();
+      if (std::find(devices.begin(), devices.end(), device) != devices.end()) {
+        throw_scenario_error(entry.value_where, shown_key,
+                             fmt::format("device {} is listed twice", quoted(entry.value)));
+      }
+      devices.push_back(device);
+    }
+    std::sort(devices.begin(), devices.end());
+    return devices;
+  }
+  if (kind != ParamKind::kSizeWeights) {
+    throw std::logic_error(fmt::format("parameter {} takes no map or list", key));
+  }
+  if (entries.empty()) {
+    throw_scenario_error(where, shown_key,
+                         fmt::format("no request size given; allowed {}", allowed_text()));
+  }
+  Parameter size_parameter = with_kind(ParamKind::kSize, *this);
+  size_parameter.key = shown_key;
+  SizeWeights weights;
+  for (const ValueEntry& entry : entries) {
+    const uint64_t size = std::get<uint64_t>(size_parameter.parse(entry.key, entry.key_where));
+    if (std::any_of(weights.begin(), weights.end(),
+                    [&](const auto& known) { return known.first == size; })) {
+      throw_scenario_error(entry.key_where, shown_key,
+                           fmt::format("size {} is given twice", size_parameter.format(size)));
+    }
+    char* end = nullptr;
+    const double weight = std::strtod(entry.value.c_str(), &end);
+    if (entry.value.empty() || *end != '\0' || !std::isfinite(weight) || !(weight > 0.0)) {
+      throw_scenario_error(entry.value_where, shown_key,
+                           fmt::format("the weight {} of {} is not a positive number",
+                                       quoted(entry.value), size_parameter.format(size)));
+    }
+    weights.emplace_back(size, weight);
+  }
+  std::sort(weights.begin(), weights.end());
+  return weights;
+}
+
 ParamValue Parameter::parse(const std::string& value_text, const std::string& where) const {
   const auto fail = [&](const std::string& problem) { fail_value(*this, where, problem); };
 
   switch (kind) {
     case ParamKind::kString: return value_text;
+    case ParamKind::kPath: return value_text;
+    case ParamKind::kReal: {
+      // strtod alone would also take "inf", "nan" and hexadecimal.
+      const bool plain = !value_text.empty() &&
+                         value_text.find_first_not_of("0123456789+-.eE") == std::string::npos;
+      char* end = nullptr;
+      const double value = plain ? std::strtod(value_text.c_str(), &end) : 0.0;
+      if (!plain || *end != '\0' || !std::isfinite(value)) {
+        fail(fmt::format("{} is not a number", quoted(value_text)));
+      }
+      const bool below = real_min_open ? value <= real_min : value < real_min;
+      const bool above = real_max_open ? value >= real_max : value > real_max;
+      if (below || above) fail(fmt::format("{} is out of range", quoted(value_text)));
+      return value;
+    }
+    case ParamKind::kSizeWeights: {
+      Parameter size_parameter = with_kind(ParamKind::kSize, *this);
+      return SizeWeights{{std::get<uint64_t>(size_parameter.parse(value_text, where)), 1.0}};
+    }
+    case ParamKind::kDeviceList: {
+      // A number, or major:minor.
+      const size_t colon = value_text.find(':');
+      const auto number = [&](const std::string& digits, uint64_t max) -> uint64_t {
+        if (digits.empty() || digits.size() > 10 ||
+            digits.find_first_not_of("0123456789") != std::string::npos) {
+          fail(fmt::format("{} is not a device number or major:minor", quoted(value_text)));
+        }
+        const uint64_t value = std::stoull(digits);
+        if (value > max) fail(fmt::format("{} is out of range", quoted(value_text)));
+        return value;
+      };
+      if (colon == std::string::npos) {
+        return DeviceList{static_cast<uint32_t>(number(value_text, kU32Max))};
+      }
+      const uint64_t major = number(value_text.substr(0, colon), host::kDeviceMaxMajor);
+      const uint64_t minor = number(value_text.substr(colon + 1), host::kDeviceMaxMinor);
+      return DeviceList{host::device_number(static_cast<uint32_t>(major),
+                                            static_cast<uint32_t>(minor))};
+    }
     case ParamKind::kBool:
       if (value_text == "true") return true;
       if (value_text == "false") return false;
@@ -411,6 +882,26 @@ ParamValue Parameter::parse(const std::string& value_text, const std::string& wh
 std::string Parameter::format(const ParamValue& value) const {
   switch (kind) {
     case ParamKind::kString: return std::get<std::string>(value);
+    case ParamKind::kPath: return std::get<std::string>(value);
+    case ParamKind::kReal: return fmt::format("{}", std::get<double>(value));
+    case ParamKind::kSizeWeights: {
+      std::vector<std::string> entries;
+      for (const auto& [size, weight] : std::get<SizeWeights>(value)) {
+        entries.push_back(fmt::format("{}: {}", format_with_units(unit_system(ParamKind::kSize),
+                                                                  size), weight));
+      }
+      return fmt::format("{{{}}}", fmt::join(entries, ", "));
+    }
+    case ParamKind::kDeviceList: {
+      std::vector<std::string> devices;
+      for (const uint32_t device : std::get<DeviceList>(value)) {
+        devices.push_back(device <= host::kDeviceMaxMinor
+                              ? std::to_string(device)
+                              : fmt::format("{}:{}", device >> host::kDeviceMinorBits,
+                                            device & host::kDeviceMaxMinor));
+      }
+      return fmt::format("[{}]", fmt::join(devices, ", "));
+    }
     case ParamKind::kBool: return std::get<bool>(value) ? "true" : "false";
     case ParamKind::kEnum: return names.at(std::get<uint64_t>(value));
     case ParamKind::kCount: return std::to_string(std::get<uint64_t>(value));
@@ -422,36 +913,89 @@ nlohmann::json Parameter::to_json(const ParamValue& value) const {
   switch (kind) {
     case ParamKind::kBool: return std::get<bool>(value);
     case ParamKind::kCount: return std::get<uint64_t>(value);
+    case ParamKind::kReal: return std::get<double>(value);
+    case ParamKind::kSizeWeights: {
+      nlohmann::json weights = nlohmann::json::object();
+      for (const auto& [size, weight] : std::get<SizeWeights>(value)) {
+        weights[format_with_units(unit_system(ParamKind::kSize), size)] = weight;
+      }
+      return weights;
+    }
+    case ParamKind::kDeviceList: {
+      nlohmann::json devices = nlohmann::json::array();
+      for (const uint32_t device : std::get<DeviceList>(value)) {
+        if (device <= host::kDeviceMaxMinor) {
+          devices.push_back(device);
+        } else {
+          devices.push_back(fmt::format("{}:{}", device >> host::kDeviceMinorBits,
+                                        device & host::kDeviceMaxMinor));
+        }
+      }
+      return devices;
+    }
     default: return format(value);
   }
 }
 
-void Parameter::store(Scenario& scenario, const ParamValue& value) const {
+namespace {
+
+FieldRef field_of(const Parameter& p, Scenario& scenario, const RecordIndices& indices) {
+  return p.is_record_parameter() ? p.record_field(scenario, indices) : p.field(scenario);
+}
+
+}  // namespace
+
+void Parameter::store(Scenario& scenario, const ParamValue& value,
+                      const RecordIndices& indices) const {
   std::visit(
       [&](auto* target) {
         using Target = std::remove_pointer_t<decltype(target)>;
-        if constexpr (std::is_same_v<Target, std::string> || std::is_same_v<Target, bool>) {
+        if constexpr (std::is_same_v<Target, std::string>) {
+          // An enum may live in a string field as its name.
+          *target = kind == ParamKind::kEnum ? names.at(std::get<uint64_t>(value))
+                                             : std::get<std::string>(value);
+        } else if constexpr (std::is_same_v<Target, SizeWeights>) {
+          // The shorthand `size` writes one size of weight 1.
+          *target = kind == ParamKind::kSize ? SizeWeights{{std::get<uint64_t>(value), 1.0}}
+                                             : std::get<SizeWeights>(value);
+        } else if constexpr (std::is_same_v<Target, bool> || std::is_same_v<Target, double> ||
+                             std::is_same_v<Target, DeviceList>) {
           *target = std::get<Target>(value);
         } else {
           // parse() checked the value against max, which the registry checked fits the field.
           *target = static_cast<Target>(std::get<uint64_t>(value));
         }
       },
-      field(scenario));
+      field_of(*this, scenario, indices));
 }
 
-ParamValue Parameter::read(const Scenario& scenario) const {
+ParamValue Parameter::read(const Scenario& scenario, const RecordIndices& indices) const {
   // The binding hands out a mutable pointer; here it is only read.
   return std::visit(
-      [](auto* source) -> ParamValue {
+      [&](auto* source) -> ParamValue {
         using Source = std::remove_pointer_t<decltype(source)>;
-        if constexpr (std::is_same_v<Source, std::string> || std::is_same_v<Source, bool>) {
+        if constexpr (std::is_same_v<Source, std::string>) {
+          if (kind != ParamKind::kEnum) return *source;
+          const auto found = std::find(names.begin(), names.end(), *source);
+          if (found == names.end()) {
+            throw std::logic_error(fmt::format("{} holds '{}', not one of its names", key,
+                                               *source));
+          }
+          return static_cast<uint64_t>(found - names.begin());
+        } else if constexpr (std::is_same_v<Source, SizeWeights>) {
+          if (kind != ParamKind::kSize) return *source;
+          if (source->size() != 1) {
+            throw std::logic_error(fmt::format("{} reads a single request size only", key));
+          }
+          return source->front().first;
+        } else if constexpr (std::is_same_v<Source, bool> || std::is_same_v<Source, double> ||
+                             std::is_same_v<Source, DeviceList>) {
           return *source;
         } else {
           return static_cast<uint64_t>(*source);
         }
       },
-      field(const_cast<Scenario&>(scenario)));
+      field_of(*this, const_cast<Scenario&>(scenario), indices));
 }
 
 }  // namespace ssdvp

@@ -32,8 +32,9 @@ struct Scenario {
   SocConfig soc;
   OutputConfig output;
   // Every parameter's final value nested by key path ({"cpu": {"clock": "800MHz"}}): sizes,
-  // times, frequencies and enums as canonical text that parses back to the same value, counts as
-  // numbers, booleans as booleans.
+  // times, frequencies and enums as canonical text that parses back to the same value, counts and
+  // reals as numbers, booleans as booleans; record lists as arrays of objects
+  // ({"workload": {"phases": [{"name": "measure", "streams": [...]}]}}).
   nlohmann::json resolved;
 };
 
@@ -44,9 +45,12 @@ class ScenarioError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Parses `yaml_text`; `source` names it in errors. `overrides` are "key.path=value" strings
-// (ssdsim --set), applied in order after the file and before the sweep is expanded; an override
-// of a swept key replaces that sweep axis, and "sweep.key.path=[v1, v2]" adds or replaces one.
+// Parses `yaml_text`; `source` names it in errors, and relative paths in it resolve against the
+// directory of `source`. `overrides` are "key.path=value" strings (ssdsim --set), applied in order
+// after the file and before the sweep is expanded; an override of a swept key replaces that
+// sweep axis, and "sweep.key.path=[v1, v2]" adds or replaces one. A key of a record carries its
+// indices ("workload.phases[1].streams[0].pattern"); a record list's key takes a YAML list that
+// replaces it ("workload.phases=[{...}]").
 // Returns one Scenario per sweep point, the first sweep key varying slowest; one without a sweep.
 std::vector<Scenario> load_scenarios(const std::string& yaml_text, const std::string& source,
                                      const std::vector<std::string>& overrides);

@@ -37,7 +37,10 @@ class BusInterface {
 };
 
 // Cycle cost of each instruction class for a simple in-order core (scenario: cpu.cost.*).
-// Loads and stores add the target memory's latency on top of their class cost.
+// Loads and stores add the target memory's latency on top of their class cost (flw and fsw
+// included). The floating-point defaults are those of a simple embedded single-precision FPU,
+// the Cortex-M4F's: add/sub/mul/convert/compare/move 1 cycle, fused multiply-add 3, divide and
+// square root 14 (iterative).
 struct InstructionCosts {
   uint32_t alu = 1;
   uint32_t branch_taken = 3;
@@ -52,6 +55,10 @@ struct InstructionCosts {
   uint32_t fence = 1;
   uint32_t misaligned = 2;  // extra per split access
   uint32_t trap = 4;        // trap entry and mret
+  uint32_t fpu = 1;         // float add, sub, mul, conversions, compares, sign injection, moves
+  uint32_t fdiv = 14;
+  uint32_t fsqrt = 14;
+  uint32_t fma = 3;         // fmadd, fmsub, fnmsub, fnmadd
 };
 
 // Machine interrupt pending bits (mip) the platform drives.

@@ -13,6 +13,7 @@
 #include "tlm/cpu/rv_decoder.h"
 #include "tlm/cpu/rv_disasm.h"
 #include "tlm/cpu/rv_reservations.h"
+#include "tlm/cpu/rv_softfloat.h"
 
 namespace ssdvp::cpu {
 namespace {
@@ -30,6 +31,7 @@ enum ExceptionCause : uint32_t {
 };
 
 constexpr unsigned kMaxDirectRegions = 8;
+constexpr uint32_t kFloatSignBit = 0x80000000u;
 
 uint32_t mask_of(uint32_t len) { return len == 4 ? ~0u : (1u << (8 * len)) - 1; }
 
@@ -62,6 +64,7 @@ struct Core::State {
 
   // ---- architectural state ----
   std::array<uint32_t, kSinkRegister + 1> x{};
+  std::array<uint32_t, 32> f{};  // binary32 bit patterns
   uint32_t pc = 0;
   CsrFile csrs;
   bool in_trap = false;
@@ -141,6 +144,8 @@ struct Core::State {
 
   // Traps and the slow instructions (they work on the members: the loop syncs around them).
   void raise_exception(uint32_t cause, uint32_t tval);
+  // Illegal instruction found at execution (not at decode): mtval gets the bits at pc.
+  void raise_illegal_instruction();
   void take_pending_interrupt();
   void request_interrupt_check() {
     if (csrs.interrupt_to_take() >= 0) {
@@ -150,6 +155,9 @@ struct Core::State {
   }
   void execute_csr(CachedInstruction e);
   void execute_atomic(CachedInstruction e);
+  // The F computational instructions; false when they are illegal (FS off, frm invalid). By
+  // value, as the other slow paths: a reference would force the loop's copy into memory.
+  bool execute_float(CachedInstruction e);
   void execute_mret();
   void after_instruction(uint32_t start_pc, uint64_t start_cycle, uint64_t start_retired);
   CsrFile::Counters counters() const { return {cycle, retired}; }
@@ -304,9 +312,11 @@ bool Core::State::fill_slot(uint32_t addr) {
   const DecodedInstruction decoded = decode_instruction(bits);
   CachedInstruction filled;
   filled.op = decoded.op;
-  filled.rd = decoded.rd == 0 ? kSinkRegister : decoded.rd;
+  filled.rd = decoded.rd == 0 && !writes_float_register(decoded.op) ? kSinkRegister : decoded.rd;
   filled.rs1 = decoded.rs1;
   filled.rs2 = decoded.rs2;
+  filled.rs3 = decoded.rs3;
+  filled.rm = decoded.rm;
   filled.imm = decoded.op == Op::kIllegal ? static_cast<int32_t>(bits) : decoded.imm;
   filled.length = decoded.length;
   switch (cost_class_of(decoded.op)) {
@@ -320,6 +330,10 @@ bool Core::State::fill_slot(uint32_t addr) {
     case CostClass::kCsr: filled.cost = costs.csr; break;
     case CostClass::kAtomic: filled.cost = costs.atomic; break;
     case CostClass::kFence: filled.cost = costs.fence; break;
+    case CostClass::kFpu: filled.cost = costs.fpu; break;
+    case CostClass::kFdiv: filled.cost = costs.fdiv; break;
+    case CostClass::kFsqrt: filled.cost = costs.fsqrt; break;
+    case CostClass::kFma: filled.cost = costs.fma; break;
     case CostClass::kTrapReturn: filled.cost = costs.trap; break;
     case CostClass::kTrapOnly: filled.cost = 0; break;
   }
@@ -345,6 +359,13 @@ void Core::State::raise_exception(uint32_t cause, uint32_t tval) {
   cycle += costs.trap;
   pc = csrs.enter_trap(cause, pc, tval);
   in_trap = true;
+}
+
+void Core::State::raise_illegal_instruction() {
+  uint32_t bits = 0;
+  uint32_t unused_fault = 0;
+  fetch_bits(pc, bits, unused_fault);  // it was just executed, so it can be fetched
+  raise_exception(kIllegalInstruction, bits);
 }
 
 void Core::State::take_pending_interrupt() {
@@ -385,13 +406,7 @@ void Core::State::execute_csr(CachedInstruction e) {
         break;
     }
   }
-  if (!ok) {
-    uint32_t bits = 0;
-    uint32_t unused_fault = 0;
-    fetch_bits(pc, bits, unused_fault);  // it was just executed, so it can be fetched
-    raise_exception(kIllegalInstruction, bits);
-    return;
-  }
+  if (!ok) return raise_illegal_instruction();
   x[e.rd] = old_value;
   pc += e.length;
   if (address == csr::kMstatus || address == csr::kMie) request_interrupt_check();
@@ -442,6 +457,54 @@ void Core::State::execute_atomic(CachedInstruction e) {
   ++stores;
   x[e.rd] = old_value;
   pc += e.length;
+}
+
+bool Core::State::execute_float(CachedInstruction e) {
+  if (!csrs.fpu_enabled()) return false;
+  const uint32_t mode = e.rm == kDynamicRounding ? csrs.frm() : e.rm;
+  if (mode > static_cast<uint32_t>(softfloat::Rounding::kNearestMaxMagnitude)) return false;
+  const auto rm = static_cast<softfloat::Rounding>(mode);
+  const uint32_t a = f[e.rs1];
+  const uint32_t b = f[e.rs2];
+  uint32_t flags = 0;
+  auto write_fd = [&](uint32_t value) {
+    f[e.rd] = value;
+    csrs.mark_fpu_dirty();
+  };
+  switch (e.op) {
+    case Op::kFaddS: write_fd(softfloat::add(a, b, rm, flags)); break;
+    case Op::kFsubS: write_fd(softfloat::sub(a, b, rm, flags)); break;
+    case Op::kFmulS: write_fd(softfloat::mul(a, b, rm, flags)); break;
+    case Op::kFdivS: write_fd(softfloat::div(a, b, rm, flags)); break;
+    case Op::kFsqrtS: write_fd(softfloat::sqrt(a, rm, flags)); break;
+    // Negating an operand is exact, and a NaN stays a NaN of the same kind.
+    case Op::kFmaddS: write_fd(softfloat::fma(a, b, f[e.rs3], rm, flags)); break;
+    case Op::kFmsubS: write_fd(softfloat::fma(a, b, f[e.rs3] ^ kFloatSignBit, rm, flags)); break;
+    case Op::kFnmsubS: write_fd(softfloat::fma(a ^ kFloatSignBit, b, f[e.rs3], rm, flags)); break;
+    case Op::kFnmaddS:
+      write_fd(softfloat::fma(a ^ kFloatSignBit, b, f[e.rs3] ^ kFloatSignBit, rm, flags));
+      break;
+    case Op::kFsgnjS: write_fd((a & ~kFloatSignBit) | (b & kFloatSignBit)); break;
+    case Op::kFsgnjnS: write_fd((a & ~kFloatSignBit) | (~b & kFloatSignBit)); break;
+    case Op::kFsgnjxS: write_fd(a ^ (b & kFloatSignBit)); break;
+    case Op::kFminS: write_fd(softfloat::min(a, b, flags)); break;
+    case Op::kFmaxS: write_fd(softfloat::max(a, b, flags)); break;
+    case Op::kFcvtWS: x[e.rd] = static_cast<uint32_t>(softfloat::to_int32(a, rm, flags)); break;
+    case Op::kFcvtWuS: x[e.rd] = softfloat::to_uint32(a, rm, flags); break;
+    case Op::kFcvtSW:
+      write_fd(softfloat::from_int32(static_cast<int32_t>(x[e.rs1]), rm, flags));
+      break;
+    case Op::kFcvtSWu: write_fd(softfloat::from_uint32(x[e.rs1], rm, flags)); break;
+    case Op::kFmvXW: x[e.rd] = a; break;
+    case Op::kFmvWX: write_fd(x[e.rs1]); break;
+    case Op::kFeqS: x[e.rd] = softfloat::eq(a, b, flags); break;
+    case Op::kFltS: x[e.rd] = softfloat::lt(a, b, flags); break;
+    case Op::kFleS: x[e.rd] = softfloat::le(a, b, flags); break;
+    case Op::kFclassS: x[e.rd] = softfloat::classify(a); break;
+    default: return false;  // not an F computational instruction: never dispatched here
+  }
+  if (flags != 0) csrs.accrue_fflags(flags);
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -504,9 +567,8 @@ void Core::State::execute() {
     sync_in();
     return ok;
   };
-  auto store = [&](const CachedInstruction& e, uint32_t len) {
+  auto store = [&](const CachedInstruction& e, uint32_t len, uint32_t value) {
     const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
-    const uint32_t value = x[e.rs2];
     const DirectRegion* region = nullptr;
     if ((addr & (len - 1)) == 0) region = find_region(addr, len, &DirectRegion::writable);
     if (region != nullptr) {
@@ -613,9 +675,9 @@ void Core::State::execute() {
         if (load(e, 2, value)) write_rd(e, value & 0xFFFFu);
         break;
       }
-      case Op::kSb: store(e, 1); break;
-      case Op::kSh: store(e, 2); break;
-      case Op::kSw: store(e, 4); break;
+      case Op::kSb: store(e, 1, b); break;
+      case Op::kSh: store(e, 2, b); break;
+      case Op::kSw: store(e, 4, b); break;
 
       case Op::kAddi: write_rd(e, a + static_cast<uint32_t>(e.imm)); break;
       case Op::kSlti: write_rd(e, static_cast<int32_t>(a) < e.imm); break;
@@ -717,6 +779,42 @@ void Core::State::execute() {
         execute_atomic(e);
         sync_in();
         break;
+      case Op::kFlw: {
+        uint32_t value;
+        if (!csrs.fpu_enabled()) {
+          sync_out();
+          raise_illegal_instruction();
+          sync_in();
+        } else if (load(e, 4, value)) {
+          f[e.rd] = value;
+          csrs.mark_fpu_dirty();
+          local_pc += e.length;
+        }
+        break;
+      }
+      case Op::kFsw:
+        if (!csrs.fpu_enabled()) {
+          sync_out();
+          raise_illegal_instruction();
+          sync_in();
+        } else {
+          store(e, 4, f[e.rs2]);
+        }
+        break;
+      case Op::kFmaddS: case Op::kFmsubS: case Op::kFnmsubS: case Op::kFnmaddS:
+      case Op::kFaddS: case Op::kFsubS: case Op::kFmulS: case Op::kFdivS: case Op::kFsqrtS:
+      case Op::kFsgnjS: case Op::kFsgnjnS: case Op::kFsgnjxS: case Op::kFminS: case Op::kFmaxS:
+      case Op::kFcvtWS: case Op::kFcvtWuS: case Op::kFcvtSW: case Op::kFcvtSWu:
+      case Op::kFmvXW: case Op::kFmvWX: case Op::kFeqS: case Op::kFltS: case Op::kFleS:
+      case Op::kFclassS:
+        if (execute_float(e)) {
+          local_pc += e.length;
+        } else {
+          sync_out();
+          raise_illegal_instruction();
+          sync_in();
+        }
+        break;
       case Op::kCount:
         break;  // never decoded
     }
@@ -750,6 +848,7 @@ void Core::reset(uint32_t reset_pc) {
                     s.hart_id, reset_pc));
   }
   s.x.fill(0);
+  s.f.fill(0);
   s.pc = reset_pc;
   s.csrs.reset();
   s.in_trap = false;
@@ -839,6 +938,22 @@ void Core::set_reg(unsigned index, uint32_t value) {
                                          state_->hart_id, index));
   }
   if (index != 0) state_->x[index] = value;
+}
+
+uint32_t Core::freg(unsigned index) const {
+  if (index >= 32) {
+    throw std::runtime_error(fmt::format("hart {}: register f{} out of range f0..f31",
+                                         state_->hart_id, index));
+  }
+  return state_->f[index];
+}
+
+void Core::set_freg(unsigned index, uint32_t bits) {
+  if (index >= 32) {
+    throw std::runtime_error(fmt::format("hart {}: register f{} out of range f0..f31",
+                                         state_->hart_id, index));
+  }
+  state_->f[index] = bits;
 }
 
 uint64_t Core::cycles() const { return state_->cycle; }

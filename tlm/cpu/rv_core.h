@@ -1,4 +1,4 @@
-// One RV32IMAC + Zicsr hart, machine mode only, with no SystemC in it.
+// One RV32IMAFC + Zicsr hart, machine mode only, with no SystemC in it.
 //
 // Speed: each instruction is decoded once into a decode cache keyed by its address (invalidated
 // when the hart stores into a page holding decoded code, and by fence.i); memory in a direct
@@ -69,6 +69,8 @@ class Core {
   uint32_t pc() const;
   uint32_t reg(unsigned index) const;
   void set_reg(unsigned index, uint32_t value);
+  uint32_t freg(unsigned index) const;  // f registers as binary32 bit patterns
+  void set_freg(unsigned index, uint32_t bits);
   uint64_t cycles() const;        // mcycle, including sleep
   uint64_t instret() const;       // minstret
   uint64_t sleep_cycles() const;  // cycles spent in WFI

@@ -13,10 +13,17 @@ uint64_t with_high_word(uint64_t value, uint32_t high) {
 // CSR addresses with bits [11:10] = 3 are read-only by the privileged spec.
 bool read_only(uint32_t address) { return (address >> 10) == 3; }
 
+bool floating_point_csr(uint32_t address) {
+  return address == csr::kFflags || address == csr::kFrm || address == csr::kFcsr;
+}
+
 }  // namespace
 
 const char* csr_name(uint32_t address) {
   switch (address) {
+    case csr::kFflags: return "fflags";
+    case csr::kFrm: return "frm";
+    case csr::kFcsr: return "fcsr";
     case csr::kMstatus: return "mstatus";
     case csr::kMisa: return "misa";
     case csr::kMie: return "mie";
@@ -54,8 +61,16 @@ void CsrFile::reset() {
 bool CsrFile::read(uint32_t address, const Counters& now, uint32_t& value) const {
   const uint64_t mcycle = now.cycles + cycle_offset_;
   const uint64_t minstret = now.instret + instret_offset_;
+  if (floating_point_csr(address) && !fpu_enabled()) return false;
   switch (address) {
-    case csr::kMstatus: value = mstatus_ | csr::kMstatusMppMachine; return true;
+    case csr::kFflags: value = fflags_; return true;
+    case csr::kFrm: value = frm_; return true;
+    case csr::kFcsr: value = (frm_ << 5) | fflags_; return true;
+    case csr::kMstatus: {
+      const bool dirty = (mstatus_ & csr::kMstatusFs) == csr::kMstatusFsDirty;
+      value = mstatus_ | csr::kMstatusMppMachine | (dirty ? csr::kMstatusSd : 0u);
+      return true;
+    }
     case csr::kMisa: value = csr::kMisaValue; return true;
     case csr::kMie: value = mie_; return true;
     case csr::kMip: value = mip_; return true;
@@ -76,9 +91,20 @@ bool CsrFile::read(uint32_t address, const Counters& now, uint32_t& value) const
 
 bool CsrFile::write(uint32_t address, uint32_t value, const Counters& now) {
   if (read_only(address)) return false;
+  if (floating_point_csr(address)) {
+    if (!fpu_enabled()) return false;
+    mstatus_ |= csr::kMstatusFsDirty;
+  }
   switch (address) {
+    // fcsr bits 31:8 are reserved: they read as zero.
+    case csr::kFflags: fflags_ = value & csr::kFflagsMask; return true;
+    case csr::kFrm: frm_ = value & csr::kFrmMask; return true;
+    case csr::kFcsr:
+      fflags_ = value & csr::kFflagsMask;
+      frm_ = (value >> 5) & csr::kFrmMask;
+      return true;
     case csr::kMstatus:
-      mstatus_ = value & (csr::kMstatusMie | csr::kMstatusMpie);
+      mstatus_ = value & (csr::kMstatusMie | csr::kMstatusMpie | csr::kMstatusFs);
       return true;
     case csr::kMisa:  // WARL with one legal value: writes are ignored
     case csr::kMip:   // MSIP/MTIP/MEIP are driven by the platform (CLINT, interrupt controller)
@@ -114,7 +140,9 @@ uint32_t CsrFile::enter_trap(uint32_t mcause, uint32_t epc, uint32_t tval) {
   mepc_ = epc & ~1u;
   mcause_ = mcause;
   mtval_ = tval;
-  mstatus_ = (mstatus_ & csr::kMstatusMie) ? csr::kMstatusMpie : 0u;  // MPIE = MIE, MIE = 0
+  // MPIE = MIE, MIE = 0; FS is unchanged.
+  mstatus_ = (mstatus_ & csr::kMstatusFs) |
+             ((mstatus_ & csr::kMstatusMie) ? csr::kMstatusMpie : 0u);
   const uint32_t base = mtvec_ & ~3u;
   const bool vectored = (mtvec_ & 3u) == 1;
   if (vectored && (mcause & csr::kInterruptFlag)) return base + 4 * (mcause & ~csr::kInterruptFlag);
@@ -122,8 +150,9 @@ uint32_t CsrFile::enter_trap(uint32_t mcause, uint32_t epc, uint32_t tval) {
 }
 
 uint32_t CsrFile::return_from_trap() {
-  // MIE = MPIE, MPIE = 1 (MPP stays M).
-  mstatus_ = csr::kMstatusMpie | ((mstatus_ & csr::kMstatusMpie) ? csr::kMstatusMie : 0u);
+  // MIE = MPIE, MPIE = 1 (MPP stays M, FS is unchanged).
+  mstatus_ = (mstatus_ & csr::kMstatusFs) | csr::kMstatusMpie |
+             ((mstatus_ & csr::kMstatusMpie) ? csr::kMstatusMie : 0u);
   return mepc_;
 }
 

@@ -1,6 +1,7 @@
-// The machine-mode CSR file of one hart: trap state, interrupt enables and pending bits, and the
-// counters. mcycle/minstret are kept as offsets over the hart's running totals, so the hart counts
-// cycles and retired instructions in plain integers and a software write costs nothing later.
+// The machine-mode CSR file of one hart: trap state, interrupt enables and pending bits, the
+// counters, and the floating-point control and status (fcsr, mstatus.FS). mcycle/minstret are
+// kept as offsets over the hart's running totals, so the hart counts cycles and retired
+// instructions in plain integers and a software write costs nothing later.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,9 @@
 namespace ssdvp::cpu {
 
 namespace csr {
+constexpr uint32_t kFflags = 0x001;
+constexpr uint32_t kFrm = 0x002;
+constexpr uint32_t kFcsr = 0x003;
 constexpr uint32_t kMstatus = 0x300;
 constexpr uint32_t kMisa = 0x301;
 constexpr uint32_t kMie = 0x304;
@@ -33,9 +37,18 @@ constexpr uint32_t kMhartid = 0xF14;
 constexpr uint32_t kMstatusMie = 1u << 3;
 constexpr uint32_t kMstatusMpie = 1u << 7;
 constexpr uint32_t kMstatusMppMachine = 3u << 11;  // MPP is hard-wired to M
-// RV32 (MXL = 1) with the A, C, I and M extensions.
+// mstatus.FS, the floating-point unit's state: Off makes every F instruction and F CSR access
+// illegal; any write to F state makes it Dirty, which SD summarises.
+constexpr uint32_t kMstatusFs = 3u << 13;
+constexpr uint32_t kMstatusFsInitial = 1u << 13;
+constexpr uint32_t kMstatusFsClean = 2u << 13;
+constexpr uint32_t kMstatusFsDirty = 3u << 13;
+constexpr uint32_t kMstatusSd = 1u << 31;
+// RV32 (MXL = 1) with the A, C, F, I and M extensions.
 constexpr uint32_t kMisaValue = (1u << 30) | (1u << ('A' - 'A')) | (1u << ('C' - 'A')) |
-                                (1u << ('I' - 'A')) | (1u << ('M' - 'A'));
+                                (1u << ('F' - 'A')) | (1u << ('I' - 'A')) | (1u << ('M' - 'A'));
+constexpr uint32_t kFflagsMask = 0x1Fu;  // NV DZ OF UF NX
+constexpr uint32_t kFrmMask = 0x7u;
 constexpr uint32_t kInterruptBits = (1u << 3) | (1u << 7) | (1u << 11);  // MSI, MTI, MEI
 constexpr uint32_t kInterruptFlag = 1u << 31;                            // mcause of interrupts
 }  // namespace csr
@@ -70,9 +83,22 @@ class CsrFile {
   int interrupt_to_take() const;
   bool pending_and_enabled() const { return (mip_ & mie_) != 0; }
 
+  // Floating-point state for the executor (CSR instructions go through read()/write()).
+  bool fpu_enabled() const { return (mstatus_ & csr::kMstatusFs) != 0; }
+  uint32_t frm() const { return frm_; }
+  // An instruction wrote an f register.
+  void mark_fpu_dirty() { mstatus_ |= csr::kMstatusFsDirty; }
+  // An instruction raised floating-point exceptions (fflags bits); they accrue.
+  void accrue_fflags(uint32_t exceptions) {
+    fflags_ |= exceptions;
+    mstatus_ |= csr::kMstatusFsDirty;
+  }
+
  private:
   uint32_t hart_id_;
-  uint32_t mstatus_ = 0;  // only MIE and MPIE are stored; MPP always reads as M
+  uint32_t mstatus_ = 0;  // only MIE, MPIE and FS are stored; MPP always reads as M
+  uint32_t fflags_ = 0;
+  uint32_t frm_ = 0;
   uint32_t mie_ = 0;
   uint32_t mip_ = 0;
   uint32_t mtvec_ = 0;

@@ -20,13 +20,16 @@ constexpr unsigned kSinkRegister = 32;
 // One slot: an instruction ready to execute, its class cost folded in.
 struct CachedInstruction {
   Op op = Op::kNotDecoded;
-  uint8_t rd = 0;  // a write to x0 targets the sink register kSinkRegister instead
+  uint8_t rd = 0;  // a write to x0 targets the sink register kSinkRegister instead (f0 is real)
   uint8_t rs1 = 0;
   uint8_t rs2 = 0;
   int32_t imm = 0;    // for Op::kIllegal: the instruction bits (what mtval reports)
   uint32_t cost = 0;  // class cost in cycles; memory latency is added at execution
   uint8_t length = 0;
+  uint8_t rs3 = 0;  // F: the fused multiply-adds' addend
+  uint8_t rm = 0;   // F: rounding-mode field (kDynamicRounding = frm)
 };
+static_assert(sizeof(CachedInstruction) == 16, "a slot stays 16 bytes: four per cache line");
 
 class DecodeCache {
  public:

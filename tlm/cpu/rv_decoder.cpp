@@ -30,6 +30,68 @@ DecodedInstruction illegal(uint8_t length) {
   return d;
 }
 
+// ---- F (32-bit encodings only) ----
+
+// Rounding-mode fields 5 and 6 are reserved; 7 selects frm.
+bool valid_rounding(unsigned rm) { return rm <= 4 || rm == kDynamicRounding; }
+
+DecodedInstruction make_float(Op op, unsigned rd, unsigned rs1, unsigned rs2, unsigned rs3,
+                              unsigned rm) {
+  DecodedInstruction d = make(op, rd, rs1, rs2, 0, 4);
+  d.rs3 = static_cast<uint8_t>(rs3);
+  d.rm = static_cast<uint8_t>(rm);
+  return d;
+}
+
+// OP-FP (opcode 0x53), single precision only: funct7 selects the operation, and funct3 is the
+// rounding mode of the rounding ones or a sub-operation of the others.
+DecodedInstruction decode_op_fp(uint32_t b) {
+  const unsigned rd = bits_of(b, 11, 7);
+  const unsigned rs1 = bits_of(b, 19, 15);
+  const unsigned rs2 = bits_of(b, 24, 20);
+  const unsigned funct3 = bits_of(b, 14, 12);
+  auto rounded = [&](Op op) {
+    return valid_rounding(funct3) ? make_float(op, rd, rs1, rs2, 0, funct3) : illegal(4);
+  };
+  auto plain = [&](Op op) { return make_float(op, rd, rs1, rs2, 0, 0); };
+  switch (bits_of(b, 31, 25)) {
+    case 0x00: return rounded(Op::kFaddS);
+    case 0x04: return rounded(Op::kFsubS);
+    case 0x08: return rounded(Op::kFmulS);
+    case 0x0C: return rounded(Op::kFdivS);
+    case 0x2C: return rs2 == 0 ? rounded(Op::kFsqrtS) : illegal(4);
+    case 0x10:
+      if (funct3 == 0) return plain(Op::kFsgnjS);
+      if (funct3 == 1) return plain(Op::kFsgnjnS);
+      if (funct3 == 2) return plain(Op::kFsgnjxS);
+      return illegal(4);
+    case 0x14:
+      if (funct3 == 0) return plain(Op::kFminS);
+      if (funct3 == 1) return plain(Op::kFmaxS);
+      return illegal(4);
+    case 0x60:
+      if (rs2 == 0) return rounded(Op::kFcvtWS);
+      if (rs2 == 1) return rounded(Op::kFcvtWuS);
+      return illegal(4);
+    case 0x68:
+      if (rs2 == 0) return rounded(Op::kFcvtSW);
+      if (rs2 == 1) return rounded(Op::kFcvtSWu);
+      return illegal(4);
+    case 0x70:
+      if (rs2 == 0 && funct3 == 0) return plain(Op::kFmvXW);
+      if (rs2 == 0 && funct3 == 1) return plain(Op::kFclassS);
+      return illegal(4);
+    case 0x78:
+      return rs2 == 0 && funct3 == 0 ? plain(Op::kFmvWX) : illegal(4);
+    case 0x50:
+      if (funct3 == 2) return plain(Op::kFeqS);
+      if (funct3 == 1) return plain(Op::kFltS);
+      if (funct3 == 0) return plain(Op::kFleS);
+      return illegal(4);
+  }
+  return illegal(4);  // other funct7 values, the D and Q formats among them
+}
+
 // ---- 32-bit encodings ----
 
 int32_t imm_i(uint32_t b) { return sign_extend(bits_of(b, 31, 20), 12); }
@@ -132,6 +194,15 @@ DecodedInstruction decode_32(uint32_t b) {
       }
       return illegal(4);
     }
+    case 0x07: return funct3 == 2 ? i(Op::kFlw) : illegal(4);
+    case 0x27: return funct3 == 2 ? make(Op::kFsw, 0, rs1, rs2, imm_s(b), 4) : illegal(4);
+    case 0x43: case 0x47: case 0x4B: case 0x4F: {
+      // R4 format: rs3 in bits 31:27, fmt in 26:25 (only S = 0 exists without D).
+      static constexpr Op kFused[4] = {Op::kFmaddS, Op::kFmsubS, Op::kFnmsubS, Op::kFnmaddS};
+      if (bits_of(b, 26, 25) != 0 || !valid_rounding(funct3)) return illegal(4);
+      return make_float(kFused[bits_of(b, 3, 2)], rd, rs1, rs2, bits_of(b, 31, 27), funct3);
+    }
+    case 0x53: return decode_op_fp(b);
     case 0x2F: {
       if (funct3 != 2) return illegal(4);
       switch (bits_of(b, 31, 27)) {
@@ -198,10 +269,14 @@ DecodedInstruction decode_16(uint32_t b) {
         }
         case 2:  // C.LW
           return make(Op::kLw, c_reg_low(b, 2), c_reg_low(b, 7), 0, c_word_offset(b), 2);
+        case 3:  // C.FLW (RV32)
+          return make(Op::kFlw, c_reg_low(b, 2), c_reg_low(b, 7), 0, c_word_offset(b), 2);
         case 6:  // C.SW
           return make(Op::kSw, 0, c_reg_low(b, 7), c_reg_low(b, 2), c_word_offset(b), 2);
+        case 7:  // C.FSW (RV32)
+          return make(Op::kFsw, 0, c_reg_low(b, 7), c_reg_low(b, 2), c_word_offset(b), 2);
       }
-      return illegal(2);  // C.FLD/C.FLW/C.FSD/C.FSW (no F or D) and the reserved funct3 = 4
+      return illegal(2);  // C.FLD/C.FSD (no D) and the reserved funct3 = 4
 
     case 1:
       switch (funct3) {
@@ -263,6 +338,11 @@ DecodedInstruction decode_16(uint32_t b) {
               (bits_of(b, 12, 12) << 5) | (bits_of(b, 6, 4) << 2) | (bits_of(b, 3, 2) << 6);
           return make(Op::kLw, rd, kSp, 0, static_cast<int32_t>(offset), 2);
         }
+        case 3: {  // C.FLWSP; unlike C.LWSP, every rd (f0 included) is valid
+          const uint32_t offset =
+              (bits_of(b, 12, 12) << 5) | (bits_of(b, 6, 4) << 2) | (bits_of(b, 3, 2) << 6);
+          return make(Op::kFlw, rd, kSp, 0, static_cast<int32_t>(offset), 2);
+        }
         case 4:
           if (bits_of(b, 12, 12) == 0) {
             if (rs2 == 0) {  // C.JR; rs1 = 0 is reserved
@@ -280,8 +360,12 @@ DecodedInstruction decode_16(uint32_t b) {
           const uint32_t offset = (bits_of(b, 12, 9) << 2) | (bits_of(b, 8, 7) << 6);
           return make(Op::kSw, 0, kSp, rs2, static_cast<int32_t>(offset), 2);
         }
+        case 7: {  // C.FSWSP
+          const uint32_t offset = (bits_of(b, 12, 9) << 2) | (bits_of(b, 8, 7) << 6);
+          return make(Op::kFsw, 0, kSp, rs2, static_cast<int32_t>(offset), 2);
+        }
       }
-      return illegal(2);  // C.FLDSP/C.FLWSP/C.FSDSP/C.FSWSP: no F or D
+      return illegal(2);  // C.FLDSP/C.FSDSP: no D
   }
   return illegal(2);
 }
@@ -298,9 +382,9 @@ CostClass cost_class_of(Op op) {
       return CostClass::kJump;
     case Op::kBeq: case Op::kBne: case Op::kBlt: case Op::kBge: case Op::kBltu: case Op::kBgeu:
       return CostClass::kBranch;
-    case Op::kLb: case Op::kLh: case Op::kLw: case Op::kLbu: case Op::kLhu:
+    case Op::kLb: case Op::kLh: case Op::kLw: case Op::kLbu: case Op::kLhu: case Op::kFlw:
       return CostClass::kLoad;
-    case Op::kSb: case Op::kSh: case Op::kSw:
+    case Op::kSb: case Op::kSh: case Op::kSw: case Op::kFsw:
       return CostClass::kStore;
     case Op::kMul: case Op::kMulh: case Op::kMulhsu: case Op::kMulhu:
       return CostClass::kMul;
@@ -315,12 +399,37 @@ CostClass cost_class_of(Op op) {
       return CostClass::kAtomic;
     case Op::kFence: case Op::kFenceI:
       return CostClass::kFence;
+    case Op::kFaddS: case Op::kFsubS: case Op::kFmulS:
+    case Op::kFsgnjS: case Op::kFsgnjnS: case Op::kFsgnjxS: case Op::kFminS: case Op::kFmaxS:
+    case Op::kFcvtWS: case Op::kFcvtWuS: case Op::kFcvtSW: case Op::kFcvtSWu:
+    case Op::kFmvXW: case Op::kFmvWX: case Op::kFeqS: case Op::kFltS: case Op::kFleS:
+    case Op::kFclassS:
+      return CostClass::kFpu;
+    case Op::kFdivS:
+      return CostClass::kFdiv;
+    case Op::kFsqrtS:
+      return CostClass::kFsqrt;
+    case Op::kFmaddS: case Op::kFmsubS: case Op::kFnmsubS: case Op::kFnmaddS:
+      return CostClass::kFma;
     case Op::kMret:
       return CostClass::kTrapReturn;
     case Op::kEcall: case Op::kEbreak: case Op::kIllegal: case Op::kNotDecoded:
       return CostClass::kTrapOnly;
     default:
       return CostClass::kAlu;  // integer ALU, lui/auipc, wfi
+  }
+}
+
+bool writes_float_register(Op op) {
+  switch (op) {
+    case Op::kFlw:
+    case Op::kFmaddS: case Op::kFmsubS: case Op::kFnmsubS: case Op::kFnmaddS:
+    case Op::kFaddS: case Op::kFsubS: case Op::kFmulS: case Op::kFdivS: case Op::kFsqrtS:
+    case Op::kFsgnjS: case Op::kFsgnjnS: case Op::kFsgnjxS: case Op::kFminS: case Op::kFmaxS:
+    case Op::kFcvtSW: case Op::kFcvtSWu: case Op::kFmvWX:
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -15,6 +15,30 @@ constexpr const char* kRegisterNames[32] = {
 
 const char* reg(unsigned index) { return kRegisterNames[index & 31]; }
 
+constexpr const char* kFloatRegisterNames[32] = {
+    "ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",  "fs0",  "fs1", "fa0",
+    "fa1", "fa2", "fa3",  "fa4",  "fa5", "fa6", "fa7",  "fs2",  "fs3",  "fs4", "fs5",
+    "fs6", "fs7", "fs8",  "fs9",  "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+
+const char* freg(unsigned index) { return kFloatRegisterNames[index & 31]; }
+
+// The rounding-mode operand objdump appends when the mode is static (nothing for dynamic).
+std::string rounding_suffix(const DecodedInstruction& d) {
+  static constexpr const char* kModes[5] = {"rne", "rtz", "rdn", "rup", "rmm"};
+  if (d.rm == kDynamicRounding) return "";
+  return fmt::format(",{}", kModes[d.rm]);
+}
+
+// fflags, frm and fcsr as the suffix of objdump's frflags/fsrm/... aliases, or nullptr.
+const char* float_csr_alias(uint32_t address) {
+  switch (address) {
+    case csr::kFflags: return "flags";
+    case csr::kFrm: return "rm";
+    case csr::kFcsr: return "csr";
+  }
+  return nullptr;
+}
+
 std::string csr_text(uint32_t address) {
   const char* name = csr_name(address);
   return name != nullptr ? std::string(name) : fmt::format("{:#x}", address);
@@ -95,6 +119,32 @@ const char* mnemonic_of(Op op) {
     case Op::kAmomaxW: return "amomax.w";
     case Op::kAmominuW: return "amominu.w";
     case Op::kAmomaxuW: return "amomaxu.w";
+    case Op::kFlw: return "flw";
+    case Op::kFsw: return "fsw";
+    case Op::kFmaddS: return "fmadd.s";
+    case Op::kFmsubS: return "fmsub.s";
+    case Op::kFnmsubS: return "fnmsub.s";
+    case Op::kFnmaddS: return "fnmadd.s";
+    case Op::kFaddS: return "fadd.s";
+    case Op::kFsubS: return "fsub.s";
+    case Op::kFmulS: return "fmul.s";
+    case Op::kFdivS: return "fdiv.s";
+    case Op::kFsqrtS: return "fsqrt.s";
+    case Op::kFsgnjS: return "fsgnj.s";
+    case Op::kFsgnjnS: return "fsgnjn.s";
+    case Op::kFsgnjxS: return "fsgnjx.s";
+    case Op::kFminS: return "fmin.s";
+    case Op::kFmaxS: return "fmax.s";
+    case Op::kFcvtWS: return "fcvt.w.s";
+    case Op::kFcvtWuS: return "fcvt.wu.s";
+    case Op::kFcvtSW: return "fcvt.s.w";
+    case Op::kFcvtSWu: return "fcvt.s.wu";
+    case Op::kFmvXW: return "fmv.x.w";
+    case Op::kFmvWX: return "fmv.w.x";
+    case Op::kFeqS: return "feq.s";
+    case Op::kFltS: return "flt.s";
+    case Op::kFleS: return "fle.s";
+    case Op::kFclassS: return "fclass.s";
     default: return "?";
   }
 }
@@ -121,6 +171,17 @@ std::string csr_instruction_text(const DecodedInstruction& d) {
   const std::string name = csr_text(address);
   const bool immediate = d.op == Op::kCsrrwi || d.op == Op::kCsrrsi || d.op == Op::kCsrrci;
   const std::string source = immediate ? fmt::format("{}", d.rs1) : std::string(reg(d.rs1));
+  if (const char* alias = float_csr_alias(address)) {
+    if (d.op == Op::kCsrrs && d.rs1 == 0) return fmt::format("fr{}\t{}", alias, reg(d.rd));
+    if (d.op == Op::kCsrrw) {
+      if (d.rd == 0) return fmt::format("fs{}\t{}", alias, source);
+      return fmt::format("fs{}\t{},{}", alias, reg(d.rd), source);
+    }
+    // objdump 2.40 prints the destination even when it is zero here.
+    if (d.op == Op::kCsrrwi && address != csr::kFcsr) {
+      return fmt::format("fs{}i\t{},{}", alias, reg(d.rd), source);
+    }
+  }
   if (d.op == Op::kCsrrs && d.rs1 == 0) {
     switch (address) {
       case csr::kCycle: return fmt::format("rdcycle\t{}", reg(d.rd));
@@ -230,6 +291,37 @@ std::string disassemble(uint32_t encoding, uint32_t pc) {
     case Op::kAmomaxuW:
       return fmt::format("{}{}\t{},{},({})", mnemonic_of(d.op), ordering_suffix(bits), rd, rs2,
                          rs1);
+    case Op::kFlw:
+      return fmt::format("flw\t{},{}({})", freg(d.rd), d.imm, rs1);
+    case Op::kFsw:
+      return fmt::format("fsw\t{},{}({})", freg(d.rs2), d.imm, rs1);
+    case Op::kFmaddS: case Op::kFmsubS: case Op::kFnmsubS: case Op::kFnmaddS:
+      return fmt::format("{}\t{},{},{},{}{}", mnemonic_of(d.op), freg(d.rd), freg(d.rs1),
+                         freg(d.rs2), freg(d.rs3), rounding_suffix(d));
+    case Op::kFaddS: case Op::kFsubS: case Op::kFmulS: case Op::kFdivS:
+      return fmt::format("{}\t{},{},{}{}", mnemonic_of(d.op), freg(d.rd), freg(d.rs1),
+                         freg(d.rs2), rounding_suffix(d));
+    case Op::kFsqrtS:
+      return fmt::format("fsqrt.s\t{},{}{}", freg(d.rd), freg(d.rs1), rounding_suffix(d));
+    case Op::kFsgnjS: case Op::kFsgnjnS: case Op::kFsgnjxS:
+      if (d.rs1 == d.rs2) {
+        const char* alias =
+            d.op == Op::kFsgnjS ? "fmv.s" : d.op == Op::kFsgnjnS ? "fneg.s" : "fabs.s";
+        return fmt::format("{}\t{},{}", alias, freg(d.rd), freg(d.rs1));
+      }
+      return fmt::format("{}\t{},{},{}", mnemonic_of(d.op), freg(d.rd), freg(d.rs1), freg(d.rs2));
+    case Op::kFminS: case Op::kFmaxS:
+      return fmt::format("{}\t{},{},{}", mnemonic_of(d.op), freg(d.rd), freg(d.rs1), freg(d.rs2));
+    case Op::kFcvtWS: case Op::kFcvtWuS:
+      return fmt::format("{}\t{},{}{}", mnemonic_of(d.op), rd, freg(d.rs1), rounding_suffix(d));
+    case Op::kFcvtSW: case Op::kFcvtSWu:
+      return fmt::format("{}\t{},{}{}", mnemonic_of(d.op), freg(d.rd), rs1, rounding_suffix(d));
+    case Op::kFmvXW: case Op::kFclassS:
+      return fmt::format("{}\t{},{}", mnemonic_of(d.op), rd, freg(d.rs1));
+    case Op::kFmvWX:
+      return fmt::format("fmv.w.x\t{},{}", freg(d.rd), rs1);
+    case Op::kFeqS: case Op::kFltS: case Op::kFleS:
+      return fmt::format("{}\t{},{},{}", mnemonic_of(d.op), rd, freg(d.rs1), freg(d.rs2));
     default:
       break;
   }

@@ -73,4 +73,35 @@ std::unique_ptr<RequestSource> make_request_source(const StreamConfig& stream,
                                                    uint64_t device_sectors, uint32_t sector_bytes,
                                                    uint64_t seed);
 
+// ---- Added by the workload module (names and helpers the scenario loader shares) -------------
+
+// The values StreamConfig::pattern and StreamConfig::trace_format accept, in the order
+// `ssdsim --list-params` shows them.
+inline const std::vector<std::string>& stream_pattern_names() {
+  static const std::vector<std::string> names = {"sequential", "random", "zipf", "hotcold"};
+  return names;
+}
+inline const std::vector<std::string>& trace_format_names() {
+  static const std::vector<std::string> names = {"disksim", "msr", "spc", "blkparse", "fiu"};
+  return names;
+}
+
+// Device numbers of Linux traces (blkparse, FIU) are major:minor pairs; StreamConfig::devices
+// holds them as major << 20 | minor, the kernel's own dev_t layout, so plain numbers (DiskSim
+// devices, MSR disks, SPC ASUs) below 2^20 and major:minor pairs share one list.
+constexpr uint32_t kDeviceMinorBits = 20;
+constexpr uint32_t kDeviceMaxMajor = (1u << (32 - kDeviceMinorBits)) - 1;
+constexpr uint32_t kDeviceMaxMinor = (1u << kDeviceMinorBits) - 1;
+constexpr uint32_t device_number(uint32_t major, uint32_t minor) {
+  return major << kDeviceMinorBits | minor;
+}
+
+// "stream 'name': " for a named stream, "" for an unnamed one: how errors about a stream start.
+// The caller adds where the stream sits (e.g. workload.phases[1].streams[0]).
+std::string stream_error_prefix(const StreamConfig& stream);
+
+// The seed of one stream of a run: streams of the same run draw independent sequences, and a
+// stream keeps its sequence when other phases or streams are added after it.
+uint64_t stream_seed(uint64_t run_seed, size_t phase_index, size_t stream_index);
+
 }  // namespace ssdvp::host

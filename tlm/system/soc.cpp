@@ -11,6 +11,7 @@
 
 #include "interface/boot_config.h"
 #include "interface/memory_map.h"
+#include "interface/rqrmi_model.h"
 #include "tlm/system/log.h"
 #include "tlm/system/sim_time.h"
 
@@ -31,6 +32,29 @@ void check_range(const char* key, uint64_t value, uint64_t min, uint64_t max) {
   }
 }
 
+// The RQRMI settings the firmware cannot check against the platform: the engine needs the
+// accelerator, and the stages their order.
+void check_rqrmi(const SocConfig& config) {
+  const RqrmiConfig& rqrmi = config.firmware.rqrmi;
+  if (rqrmi.engine == BOOT_RQRMI_ENGINE_ACCEL && !config.accel.present) {
+    throw std::runtime_error(
+        "firmware.rqrmi_engine = accel needs the accelerator: set accel.present = true");
+  }
+  if (rqrmi.stage3_width != 0 && rqrmi.stage2_width == 0) {
+    throw std::runtime_error(fmt::format(
+        "firmware.rqrmi_stage3_width = {} needs a stage 2: set firmware.rqrmi_stage2_width",
+        rqrmi.stage3_width));
+  }
+  const uint64_t records = 1 + uint64_t{rqrmi.stage1_width} + rqrmi.stage2_width +
+                           rqrmi.stage3_width;
+  const uint64_t model_bytes = RQRMI_HEADER_BYTES + records * RQRMI_SUBMODEL_BYTES;
+  if (rqrmi.max_model_bytes != 0 && rqrmi.max_model_bytes < model_bytes) {
+    throw std::runtime_error(fmt::format(
+        "firmware.rqrmi_max_model_bytes = {} is below the {} bytes of the configured stages",
+        rqrmi.max_model_bytes, model_bytes));
+  }
+}
+
 const SocConfig& validated(const SocConfig& config) {
   check_range("cpu.harts", config.cpu.harts, 1, MM_MAX_HARTS);
   // The boot-config block carries clocks and the seed as 32-bit words.
@@ -45,6 +69,7 @@ const SocConfig& validated(const SocConfig& config) {
   check_range("dram.size_bytes", config.dram.size_bytes, 0, MM_DRAM_WINDOW);
   check_range("firmware.scheme", config.firmware.scheme, 0, BOOT_SCHEME_COUNT - 1);
   check_range("sim.seed", config.sim.seed, 0, UINT32_MAX);
+  check_rqrmi(config);
   return config;
 }
 
@@ -86,6 +111,10 @@ const char* outcome_name(Soc::RunResult::Outcome outcome) {
     case Outcome::kMaxTime: return "time limit";
     case Outcome::kMaxInstructions: return "instruction limit";
     case Outcome::kHang: return "hang";
+    case Outcome::kWorkloadDone: return "workload done";
+    case Outcome::kWorkloadError: return "workload error";
+    case Outcome::kIntegrityFailure: return "integrity failure";
+    case Outcome::kHicError: return "HIC error";
   }
   return "unknown";
 }
@@ -104,7 +133,10 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
             cycles_at(config_, config_.sram.latency_cycles), /*bus_writable=*/true),
       sysctrl_("sysctrl", config_.cpu.harts, &std::cout),
       clint_("clint", config_.cpu.harts, config_.cpu.timebase_hz),
-      intc_("intc", config_.cpu.harts) {
+      intc_("intc", config_.cpu.harts),
+      nfc_("nfc", config_.nand, config_.nfc, config_.sim.seed, waves_),
+      hic_("hic", config_.host, waves_),
+      host_("host", config_.host, config_.workload, config_.sim.seed, hic_, waves_) {
   tlm::tlm_global_quantum::instance().set(from_ps(config_.cpu.quantum_ps));
 
   router_.map("rom", MM_ROM_BASE, config_.rom.size_bytes, rom_.socket);
@@ -117,6 +149,34 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
   router_.map("sysctrl", MM_SYSCTRL_BASE, MM_PERIPH_WINDOW, sysctrl_.socket);
   router_.map("clint", MM_CLINT_BASE, MM_PERIPH_WINDOW, clint_.socket);
   router_.map("intc", MM_INTC_BASE, MM_PERIPH_WINDOW, intc_.socket);
+  router_.map("nfc", MM_NFC_BASE, MM_PERIPH_WINDOW, nfc_.socket);
+  nfc_.dma_socket.bind(router_.target_socket);
+  nfc_.on_interrupt([this](bool level) { intc_.set_line(IRQ_SRC_NFC, level); });
+  nfc_.on_error([this](const std::string& message) {
+    end_run(RunResult::Outcome::kFault, 1, message);
+  });
+  router_.map("hic", MM_HIC_BASE, MM_PERIPH_WINDOW, hic_.socket);
+  hic_.dma.bind(router_.target_socket);
+  hic_.connect_interrupt([this](bool level) { intc_.set_line(IRQ_SRC_HIC, level); });
+  hic_.on_error([this](const std::string& message) {
+    end_run(RunResult::Outcome::kHicError, 1, message);
+  });
+  host_.on_done([this](const std::string& summary) {
+    end_run(RunResult::Outcome::kWorkloadDone, 0, summary);
+  });
+  host_.on_failure([this](host::HostModel::Failure failure, const std::string& message) {
+    end_run(failure == host::HostModel::Failure::kIntegrity ? RunResult::Outcome::kIntegrityFailure
+                                                            : RunResult::Outcome::kWorkloadError,
+            1, message);
+  });
+
+  // The RQRMI accelerator: registers, its DMA master for the range array, its interrupt line.
+  if (config_.accel.present) {
+    accel_ = std::make_unique<Accel>("accel", config_.accel, waves_);
+    router_.map("accel", MM_ACCEL_BASE, MM_PERIPH_WINDOW, accel_->socket);
+    accel_->dma_socket.bind(router_.target_socket);
+    accel_->connect_interrupt([this](bool level) { intc_.set_line(IRQ_SRC_ACCEL, level); });
+  }
 
   for (uint32_t id = 0; id < config_.cpu.harts; ++id) {
     harts_.push_back(std::make_unique<Hart>(fmt::format("hart{}", id).c_str(), id, config_.cpu,
@@ -206,6 +266,15 @@ void Soc::write_boot_config() {
   block.stack_bytes_per_hart = config_.cpu.stack_bytes_per_hart;
   block.scheme = config_.firmware.scheme;
   block.seed = static_cast<uint32_t>(config_.sim.seed);
+  const RqrmiConfig& rqrmi = config_.firmware.rqrmi;
+  block.rqrmi_engine = rqrmi.engine;
+  block.rqrmi_stage_width[0] = rqrmi.stage1_width;
+  block.rqrmi_stage_width[1] = rqrmi.stage2_width;
+  block.rqrmi_stage_width[2] = rqrmi.stage3_width;
+  block.rqrmi_samples = rqrmi.samples;
+  block.rqrmi_error_target = rqrmi.error_target;
+  block.rqrmi_max_model_bytes = static_cast<uint32_t>(rqrmi.max_model_bytes);
+  block.rqrmi_max_rounds = rqrmi.max_rounds;
   write_memory(MM_BOOT_CONFIG_ADDR, reinterpret_cast<const uint8_t*>(&block), sizeof(block),
                "boot-config block");
 }
@@ -267,6 +336,12 @@ Soc::RunResult Soc::run() {
   const uint64_t max_ps = config_.sim.max_time_ps;
   while (!result_) {
     sc_core::sc_time this_step = step;
+    // Starving, a step stops at its last event instead of its end: when the next event lies
+    // beyond the step (harts asleep until a flash erase ends), the step reaches to it.
+    if (sc_core::sc_pending_activity()) {
+      this_step = std::max(this_step, sc_core::sc_time_to_pending_activity());
+    }
+    sc_core::sc_starvation_policy policy = sc_core::SC_EXIT_ON_STARVATION;
     if (max_ps != 0) {
       const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
       if (now_ps >= max_ps) {
@@ -274,10 +349,14 @@ Soc::RunResult Soc::run() {
                 fmt::format("time limit of {} ps reached", max_ps));
         break;
       }
-      this_step = std::min(this_step, from_ps(max_ps - now_ps));
+      if (this_step > from_ps(max_ps - now_ps)) {
+        this_step = from_ps(max_ps - now_ps);
+        policy = sc_core::SC_RUN_TO_TIME;  // the limit is reached even with no event before it
+      }
     }
-    sc_core::sc_start(this_step, sc_core::SC_EXIT_ON_STARVATION);
+    sc_core::sc_start(this_step, policy);
     if (waves_ != nullptr) waves_->flush_before(to_ps(sc_core::sc_time_stamp()));
+    if (progress_) progress_();
     if (!result_ && !sc_core::sc_pending_activity()) {
       std::string where;
       for (const auto& hart : harts_) {
@@ -288,6 +367,7 @@ Soc::RunResult Soc::run() {
     }
   }
   stop_simulation();
+  host_.end_of_run(to_ps(simulated_time()));
   sysctrl_.flush_console();
   log::info(*this, "run ended ({}): {}", outcome_name(result_->outcome), result_->message);
   return *result_;
@@ -395,6 +475,16 @@ void Soc::report(nlohmann::json& out) const {
   describe("sram", sram_);
   if (dram_) describe("dram", *dram_);
   out["memories"] = std::move(memories);
+  nlohmann::json nand;
+  nlohmann::json nfc;
+  nfc_.report(nand, nfc, time_ps);
+  out["nand"] = std::move(nand);
+  out["nfc"] = std::move(nfc);
+  nlohmann::json host;
+  host_.report(host);
+  hic_.report(host["hic"]);
+  out["host"] = std::move(host);
+  if (accel_) accel_->report(out["accel"]);
 }
 
 void Soc::print_memory_map(std::ostream& out) const { router_.print_map(out); }

@@ -1,9 +1,12 @@
 // The whole controller SoC assembled from a SocConfig: harts, router, ROM, SRAM, optional DRAM,
-// system controller, CLINT and interrupt controller, at the addresses of interface/memory_map.h.
-// It loads the firmware, runs it to its end and reports what happened.
+// system controller, CLINT, interrupt controller and the NAND flash controller with its flash
+// array, at the addresses of interface/memory_map.h, plus the host interface controller and the
+// host model driving it. It loads the firmware, runs it to its end (or the workload's) and
+// reports what happened.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -14,10 +17,14 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "tlm/accel/accel.h"
 #include "tlm/bus/router.h"
 #include "tlm/cpu/cpu_tlm.h"
 #include "tlm/cpu/rv_reservations.h"
+#include "tlm/host/hic.h"
+#include "tlm/host/host_model.h"
 #include "tlm/memory/memory.h"
+#include "tlm/nfc/nfc.h"
 #include "tlm/system/clint.h"
 #include "tlm/system/elf_image.h"
 #include "tlm/system/intc.h"
@@ -30,9 +37,15 @@ namespace ssdvp {
 class Soc : public sc_core::sc_module, private HartObserver {
  public:
   struct RunResult {
-    enum class Outcome { kExit, kTohostPass, kTohostFail, kFault, kMaxTime, kMaxInstructions, kHang };
+    enum class Outcome {
+      kExit, kTohostPass, kTohostFail, kFault, kMaxTime, kMaxInstructions, kHang,
+      // The host model: its last phase ended; a trace or stream failed during the run; a read
+      // failed the integrity check; the firmware misused the HIC.
+      kWorkloadDone, kWorkloadError, kIntegrityFailure, kHicError
+    };
     Outcome outcome;
-    // kExit: the firmware's code; kTohostFail: tohost >> 1; kFault, kHang: 1; otherwise 0.
+    // kExit: the firmware's code; kTohostFail: tohost >> 1; kFault, kHang, kWorkloadError,
+    // kIntegrityFailure, kHicError: 1; otherwise 0.
     int exit_code;
     std::string message;
   };
@@ -50,9 +63,13 @@ class Soc : public sc_core::sc_module, private HartObserver {
   // Simulates until the firmware exits, writes tohost, faults, or a limit or a hang ends the run.
   // May be called once, after load_program.
   RunResult run();
+  // Called between run steps (about every thousand quanta of simulated time), e.g. to show
+  // progress.
+  void on_progress(std::function<void()> callback) { progress_ = std::move(callback); }
 
   // Per hart counters, simulated time, per-target bus transactions, memory sizes and resident
-  // host bytes, as keys of `out`.
+  // host bytes, and the flash array ("nand") and its controller ("nfc"), as keys of `out`;
+  // the host interface under "host" (host_model.h, with the HIC under "host.hic").
   void report(nlohmann::json& out) const;
   void print_memory_map(std::ostream& out) const;
 
@@ -67,8 +84,13 @@ class Soc : public sc_core::sc_module, private HartObserver {
   // Parts, for device models added to the SoC and for tests.
   Router& router() { return router_; }
   Intc& intc() { return intc_; }
+  Accel* accel() { return accel_.get(); }  // null without accel.present
   Clint& clint() { return clint_; }
   Sysctrl& sysctrl() { return sysctrl_; }
+  Nfc& nfc() { return nfc_; }
+  host::Hic& hic() { return hic_; }
+  host::HostModel& host_model() { return host_; }
+  const host::HostModel& host_model() const { return host_; }
   unsigned hart_count() const { return static_cast<unsigned>(harts_.size()); }
   Hart& hart(unsigned index) { return *harts_.at(index); }
   const Hart& hart(unsigned index) const { return *harts_.at(index); }
@@ -97,6 +119,12 @@ class Soc : public sc_core::sc_module, private HartObserver {
   Sysctrl sysctrl_;
   Clint clint_;
   Intc intc_;
+  Nfc nfc_;
+  // The host interface: the HIC and the host model that drives it (built after the HIC).
+  host::Hic hic_;
+  host::HostModel host_;
+  std::function<void()> progress_;
+  std::unique_ptr<Accel> accel_;  // the RQRMI accelerator, when present
 
   std::optional<ElfImage> program_;
   bool profile_enabled_ = false;

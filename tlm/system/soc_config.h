@@ -8,6 +8,7 @@
 
 #include "boot_config.h"
 #include "tlm/cpu/cpu_if.h"
+#include "tlm/host/workload.h"  // workload phases and streams (host model)
 
 namespace ssdvp {
 
@@ -35,15 +36,111 @@ struct DramConfig {
   uint64_t latency_ps = 60'000;
 };
 
+// ---- RQRMI learned index (firmware/ml/rqrmi): training and the lookup engine ------------------
+// Defaults follow RQFTL (shared/papers 004, section 6): two stages with 4 submodels, 16K samples.
+struct RqrmiConfig {
+  uint32_t engine = BOOT_RQRMI_ENGINE_CPU;  // lookups on the CPU or on the accelerator
+  uint32_t stage1_width = 4;
+  uint32_t stage2_width = 0;                // 0: no such stage
+  uint32_t stage3_width = 0;
+  uint32_t samples = 16384;                 // training samples per submodel
+  uint32_t error_target = 0;                // retrain while a bound exceeds it (0: train once)
+  uint64_t max_model_bytes = 0;             // retraining may widen the last stage to this (0: never)
+  uint32_t max_rounds = 1;                  // training rounds
+};
+
 struct FirmwareConfig {
   std::string elf;  // empty: the firmware built with the simulator
   uint32_t scheme = BOOT_SCHEME_DFTL;
+  RqrmiConfig rqrmi;
 };
 
 struct SimConfig {
   uint64_t seed = 1;
   uint64_t max_time_ps = 0;        // 0 = no limit
   uint64_t max_instructions = 0;   // 0 = no limit
+};
+
+// ---- NAND flash (nand_model) ------------------------------------------------------------------
+// Timing defaults: the RL full-sequence-program QLC paper (shared/papers 002, Table I and Fig. 1)
+// gives tR per page type 90/120/150/180 us, one FSP program 1.3 ms, erase 10 ms, erase limit
+// 500 and 8 KB pages. It is silent on the bus, command cycles, OOB and ECC: those defaults are
+// typical of a modern QLC part (ONFI 4.x / Toggle NV-DDR3 class interface, 8 bits at 1200 MT/s).
+// The geometry default is a small QLC device, the one the default scenario runs.
+enum class NandCell : uint32_t { kSlc = 0, kMlc = 1, kTlc = 2, kQlc = 3 };  // bits per cell - 1
+
+struct NandConfig {
+  uint32_t channels = 2;
+  uint32_t ways = 2;            // chips per channel
+  uint32_t dies = 1;            // dies per chip
+  uint32_t planes = 2;          // planes per die
+  uint32_t blocks = 256;        // blocks per plane
+  uint32_t pages = 64;          // pages per block (16 QLC wordlines)
+  uint32_t page_bytes = 8192;   // paper: 8 KB
+  uint32_t oob_bytes = 128;     // LeaFTL paper: OOB "usually 128-256 bytes in modern SSDs"
+  uint32_t cell = static_cast<uint32_t>(NandCell::kQlc);
+  // Array busy times. tR per page type in wordline order; SLC uses lsb, MLC lsb/clsb, TLC three.
+  uint64_t read_lsb_ps = 90'000'000;     // paper
+  uint64_t read_clsb_ps = 120'000'000;   // paper
+  uint64_t read_cmsb_ps = 150'000'000;   // paper
+  uint64_t read_msb_ps = 180'000'000;    // paper
+  uint64_t program_ps = 1'300'000'000;   // paper: one full-sequence program of a wordline
+  uint64_t erase_ps = 10'000'000'000;    // paper
+  // Channel bus (typical): command/address cycles per plane address, and the data rate.
+  uint32_t cmd_addr_cycles = 7;          // command, 5 address cycles, confirm
+  uint64_t cmd_cycle_ps = 5'000;
+  uint32_t bus_rate_mts = 1200;          // mega-transfers per second
+  uint32_t bus_width_bits = 8;
+  // Reliability.
+  uint32_t endurance = 500;              // paper: erase limit (P/E cycles per block)
+  uint32_t bad_block_ppm = 0;            // factory bad blocks per million (parts allow ~20000)
+  std::string bad_blocks;                // explicit factory bad blocks "ch:way:die:plane:block,..."
+  uint32_t ecc_fail_ppm = 0;             // fault injection: uncorrectable page reads per million
+  uint32_t program_fail_ppm = 0;         // fault injection: failed programs per million
+  uint32_t erase_fail_ppm = 0;           // fault injection: failed erases per million
+};
+
+// ---- NAND flash controller (tlm/nfc) ----------------------------------------------------------
+struct NfcConfig {
+  uint64_t ecc_decode_ps = 2'000'000;    // typical LDPC hard decode of one page, per channel
+  uint32_t dma_bandwidth_mbs = 8000;     // typical AXI DMA (128 bits at 500 MHz), MB/s
+  uint64_t queue_sample_ps = 1'000'000'000;  // queue-depth series interval (0 = none)
+};
+
+// ---- Host interface (tlm/host: the link, the HIC, the host model and its oracle) ------------
+enum class HostLinkType : uint32_t { kPcie = 0, kUfs = 1 };
+
+struct HostLinkConfig {
+  uint32_t type = static_cast<uint32_t>(HostLinkType::kPcie);
+  uint32_t pcie_gen = 4;           // 1..5: 2.5, 5, 8, 16, 32 GT/s per lane
+  uint32_t ufs_gear = 4;           // HS-G1..G5 (rate series B)
+  uint32_t lanes = 4;              // PCIe 1, 2, 4, 8, 16; UFS 1, 2
+  uint64_t latency_ps = 300'000;   // fixed one-way latency each transfer adds
+};
+
+struct HostConfig {
+  // Bytes the host may address. The default suits the test firmware; the FTL derives the real
+  // value from the NAND and its over-provisioning.
+  uint64_t capacity_bytes = uint64_t{256} << 20;
+  uint32_t sector_bytes = 512;     // host sector (LBA) size
+  uint32_t page_bytes = 4096;      // logical page: one LPN
+  uint32_t max_commands = 128;     // HIC command slots the firmware may hold at once
+  HostLinkConfig link;
+  bool oracle = true;              // check every read against the versions written
+  uint64_t stats_interval_ps = 1'000'000'000;  // timeseries.csv interval
+};
+
+// ---- RQRMI accelerator (rtl/, tlm/accel) ------------------------------------------------------
+// Sizes are strapped into RTL built for the maxima of interface/accel_regs.h.
+struct AccelConfig {
+  bool present = false;
+  uint64_t clock_hz = 800'000'000;
+  uint32_t submodel_capacity = 64;  // weight memory: 80-byte submodel records
+  uint32_t key_fifo_depth = 16;
+  uint32_t result_fifo_depth = 16;
+  std::string rtl_vcd;              // full RTL signal dump ("" = none)
+  uint64_t rtl_vcd_start_ps = 0;    // its time window
+  uint64_t rtl_vcd_end_ps = 0;      // 0 = until the end of the run
 };
 
 struct SocConfig {
@@ -53,6 +150,11 @@ struct SocConfig {
   DramConfig dram;
   FirmwareConfig firmware;
   SimConfig sim;
+  NandConfig nand;
+  NfcConfig nfc;
+  host::WorkloadConfig workload;  // what the host model runs; no phases: it issues nothing
+  HostConfig host;
+  AccelConfig accel;
 };
 
 }  // namespace ssdvp

@@ -1,14 +1,14 @@
 /* Zicsr: the six CSR instructions on mscratch (old value returned, write/set/clear, immediate
  * forms, rd = x0, rs1 = x0 reading without writing), the machine identification CSRs, misa for
- * RV32IMAC, mtvec/mepc/mcause write-read, and mcycle/minstret counting up. */
+ * RV32IMAFC, mtvec/mepc/mcause write-read, and mcycle/minstret counting up. */
 #include "isa_test.h"
 
-/* misa: MXL = 1 (32-bit) and the bits of A, C, I and M; no U, the hart has machine mode only.
- * = 0x40001105 */
+/* misa: MXL = 1 (32-bit) and the bits of A, C, F, I and M; no U, the hart has machine mode
+ * only. = 0x40001125 */
 #define MISA_MXL_32 (1 << 30)
 #define MISA_EXTENSION(letter) (1 << ((letter) - 'A'))
-#define MISA_RV32IMAC (MISA_MXL_32 | MISA_EXTENSION('A') | MISA_EXTENSION('C') | \
-                       MISA_EXTENSION('I') | MISA_EXTENSION('M'))
+#define MISA_RV32IMAFC (MISA_MXL_32 | MISA_EXTENSION('A') | MISA_EXTENSION('C') | \
+                        MISA_EXTENSION('F') | MISA_EXTENSION('I') | MISA_EXTENSION('M'))
 
 ISA_TEST_BEGIN
 
@@ -74,7 +74,7 @@ ISA_TEST_BEGIN
   /* identification */
   li TESTNUM, 9
   csrr x14, misa
-  EXPECT x14, MISA_RV32IMAC
+  EXPECT x14, MISA_RV32IMAFC
   li TESTNUM, 10
   csrr x14, mhartid
   EXPECT x14, 0

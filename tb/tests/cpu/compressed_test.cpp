@@ -178,15 +178,12 @@ TEST_F(CompressedTest, ReservedEncodingsAreIllegal) {
   expect_illegal(0x9D61);  // reserved
 }
 
-TEST_F(CompressedTest, FloatingPointFormsAreIllegalWithoutF) {
+// No D extension. (The F forms, legal once mstatus.FS is on, are in rv32f_test.cpp.)
+TEST_F(CompressedTest, DoublePrecisionFormsAreIllegal) {
   expect_illegal(0x2188);  // c.fld fa0,0(a1)
-  expect_illegal(0x6188);  // c.flw fa0,0(a1)
   expect_illegal(0xA188);  // c.fsd fa0,0(a1)
-  expect_illegal(0xE188);  // c.fsw fa0,0(a1)
   expect_illegal(0x2502);  // c.fldsp fa0,0(sp)
-  expect_illegal(0x6502);  // c.flwsp fa0,0(sp)
   expect_illegal(0xA02A);  // c.fsdsp fa0,0(sp)
-  expect_illegal(0xE02A);  // c.fswsp fa0,0(sp)
 }
 
 }  // namespace

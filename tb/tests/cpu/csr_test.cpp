@@ -29,8 +29,10 @@ class CsrTest : public CoreTest {
   }
 };
 
-TEST_F(CsrTest, MisaIsRv32ImacAndIgnoresWrites) {
-  constexpr uint32_t kExpected = 0x40000000u | (1u << 0) | (1u << 2) | (1u << 8) | (1u << 12);
+TEST_F(CsrTest, MisaIsRv32ImafcAndIgnoresWrites) {
+  // MXL = 1 and the extension bits A (0), C (2), F (5), I (8), M (12).
+  constexpr uint32_t kExpected =
+      0x40000000u | (1u << 0) | (1u << 2) | (1u << 5) | (1u << 8) | (1u << 12);
   Program p = program();
   p << csrrs(a1, csr::kMisa, zero) << csrrw(zero, csr::kMisa, a0) << csrrs(a2, csr::kMisa, zero);
   start(p);
@@ -105,7 +107,6 @@ TEST_F(CsrTest, UnimplementedCsrsAreIllegal) {
       csrrs(a1, 0x180, zero),  // satp
       csrrs(a1, 0x7C0, zero),  // custom
       csrrw(zero, 0x123, a0),
-      csrrsi(a1, 0x001, 0),    // fflags: no F yet
   };
   for (uint32_t instruction : reads) {
     exec(instruction);
@@ -177,8 +178,8 @@ TEST_F(CsrTest, MachineCsrWarlFields) {
   core.set_reg(t3, 0x3003);  // reserved mode 3: the mode stays vectored
   // mstatus would enable interrupts: none pending, so nothing is taken.
   steps(18);
-  EXPECT_EQ(core.reg(a1), 0x1888u);  // MIE, MPIE and MPP = M
-  EXPECT_EQ(core.reg(a2), 0x1800u);  // MPP stays M
+  EXPECT_EQ(core.reg(a1), 0x80007888u);  // MIE, MPIE, MPP = M, FS = Dirty and so SD
+  EXPECT_EQ(core.reg(a2), 0x1800u);      // MPP stays M
   EXPECT_EQ(core.reg(a3), 0x888u);   // MSIE, MTIE, MEIE
   EXPECT_EQ(core.reg(a4), 0u);       // mip ignores software writes
   EXPECT_EQ(core.reg(a6), 0x1234u);  // mepc bit 0 cleared

@@ -1,6 +1,7 @@
-// A tiny RV32IMAC + Zicsr assembler for the core tests: one function per instruction, so each test
-// states its program explicitly. Register arguments are numbers (x0..x31); the compressed forms
-// with 3-bit register fields take x8..x15. encoder_test.cpp checks these against GNU as.
+// A tiny RV32IMAFC + Zicsr assembler for the core tests: one function per instruction, so each
+// test states its program explicitly. Register arguments are numbers (x0..x31, f0..f31); the
+// compressed forms with 3-bit register fields take x8..x15 / f8..f15. encoder_test.cpp checks
+// these against GNU as.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,15 @@ enum Reg : uint32_t {
   a0 = 10, a1 = 11, a2 = 12, a3 = 13, a4 = 14, a5 = 15, a6 = 16, a7 = 17,
   s2 = 18, s3 = 19, t3 = 28, t4 = 29, t5 = 30, t6 = 31
 };
+
+// ABI names of the f registers used by the tests.
+enum FReg : uint32_t {
+  ft0 = 0, ft1 = 1, ft2 = 2, ft3 = 3, fs0 = 8, fs1 = 9,
+  fa0 = 10, fa1 = 11, fa2 = 12, fa3 = 13, fa4 = 14, fa5 = 15, ft11 = 31
+};
+
+// Rounding-mode field values; dyn (frm) is GNU as's default.
+enum Rm : uint32_t { rne = 0, rtz = 1, rdn = 2, rup = 3, rmm = 4, dyn = 7 };
 
 constexpr uint32_t field(uint32_t value, unsigned high, unsigned low) {
   return (value >> low) & ((1u << (high - low + 1)) - 1u);
@@ -29,10 +39,11 @@ constexpr uint32_t i_type(int32_t imm, uint32_t rs1, uint32_t funct3, uint32_t r
   return (field(static_cast<uint32_t>(imm), 11, 0) << 20) | (rs1 << 15) | (funct3 << 12) |
          (rd << 7) | opcode;
 }
-constexpr uint32_t s_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t funct3) {
+constexpr uint32_t s_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t funct3,
+                          uint32_t opcode = 0x23) {
   const auto u = static_cast<uint32_t>(imm);
   return (field(u, 11, 5) << 25) | (rs2 << 20) | (rs1 << 15) | (funct3 << 12) |
-         (field(u, 4, 0) << 7) | 0x23;
+         (field(u, 4, 0) << 7) | opcode;
 }
 constexpr uint32_t b_type(int32_t offset, uint32_t rs2, uint32_t rs1, uint32_t funct3) {
   const auto u = static_cast<uint32_t>(offset);
@@ -227,6 +238,93 @@ constexpr uint32_t amomaxu_w(uint32_t rd, uint32_t rs2, uint32_t rs1) {
   return amo(0x1C, rd, rs1, rs2);
 }
 
+// F: single precision. The fused multiply-adds are R4-type with fmt (bits 26:25) = 0 for S.
+constexpr uint32_t flw(uint32_t rd, uint32_t rs1, int32_t imm) {
+  return i_type(imm, rs1, 2, rd, 0x07);
+}
+constexpr uint32_t fsw(uint32_t rs2, uint32_t rs1, int32_t imm) {
+  return s_type(imm, rs2, rs1, 2, 0x27);
+}
+constexpr uint32_t r4_type(uint32_t opcode, uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rs3,
+                           uint32_t rm) {
+  return (rs3 << 27) | (rs2 << 20) | (rs1 << 15) | (rm << 12) | (rd << 7) | opcode;
+}
+constexpr uint32_t fmadd_s(uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rs3,
+                           uint32_t rm = dyn) {
+  return r4_type(0x43, rd, rs1, rs2, rs3, rm);
+}
+constexpr uint32_t fmsub_s(uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rs3,
+                           uint32_t rm = dyn) {
+  return r4_type(0x47, rd, rs1, rs2, rs3, rm);
+}
+constexpr uint32_t fnmsub_s(uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rs3,
+                            uint32_t rm = dyn) {
+  return r4_type(0x4B, rd, rs1, rs2, rs3, rm);
+}
+constexpr uint32_t fnmadd_s(uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rs3,
+                            uint32_t rm = dyn) {
+  return r4_type(0x4F, rd, rs1, rs2, rs3, rm);
+}
+// OP-FP: funct7 selects the operation; funct3 is the rounding mode or a sub-operation.
+constexpr uint32_t fp_op(uint32_t funct7, uint32_t rd, uint32_t rs1, uint32_t rs2,
+                         uint32_t funct3) {
+  return r_type(funct7, rs2, rs1, funct3, rd, 0x53);
+}
+constexpr uint32_t fadd_s(uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rm = dyn) {
+  return fp_op(0x00, rd, rs1, rs2, rm);
+}
+constexpr uint32_t fsub_s(uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rm = dyn) {
+  return fp_op(0x04, rd, rs1, rs2, rm);
+}
+constexpr uint32_t fmul_s(uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rm = dyn) {
+  return fp_op(0x08, rd, rs1, rs2, rm);
+}
+constexpr uint32_t fdiv_s(uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t rm = dyn) {
+  return fp_op(0x0C, rd, rs1, rs2, rm);
+}
+constexpr uint32_t fsqrt_s(uint32_t rd, uint32_t rs1, uint32_t rm = dyn) {
+  return fp_op(0x2C, rd, rs1, 0, rm);
+}
+constexpr uint32_t fsgnj_s(uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return fp_op(0x10, rd, rs1, rs2, 0);
+}
+constexpr uint32_t fsgnjn_s(uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return fp_op(0x10, rd, rs1, rs2, 1);
+}
+constexpr uint32_t fsgnjx_s(uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return fp_op(0x10, rd, rs1, rs2, 2);
+}
+constexpr uint32_t fmin_s(uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return fp_op(0x14, rd, rs1, rs2, 0);
+}
+constexpr uint32_t fmax_s(uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return fp_op(0x14, rd, rs1, rs2, 1);
+}
+constexpr uint32_t fcvt_w_s(uint32_t rd, uint32_t rs1, uint32_t rm = dyn) {
+  return fp_op(0x60, rd, rs1, 0, rm);
+}
+constexpr uint32_t fcvt_wu_s(uint32_t rd, uint32_t rs1, uint32_t rm = dyn) {
+  return fp_op(0x60, rd, rs1, 1, rm);
+}
+constexpr uint32_t fcvt_s_w(uint32_t rd, uint32_t rs1, uint32_t rm = dyn) {
+  return fp_op(0x68, rd, rs1, 0, rm);
+}
+constexpr uint32_t fcvt_s_wu(uint32_t rd, uint32_t rs1, uint32_t rm = dyn) {
+  return fp_op(0x68, rd, rs1, 1, rm);
+}
+constexpr uint32_t fmv_x_w(uint32_t rd, uint32_t rs1) { return fp_op(0x70, rd, rs1, 0, 0); }
+constexpr uint32_t fclass_s(uint32_t rd, uint32_t rs1) { return fp_op(0x70, rd, rs1, 0, 1); }
+constexpr uint32_t fmv_w_x(uint32_t rd, uint32_t rs1) { return fp_op(0x78, rd, rs1, 0, 0); }
+constexpr uint32_t feq_s(uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return fp_op(0x50, rd, rs1, rs2, 2);
+}
+constexpr uint32_t flt_s(uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return fp_op(0x50, rd, rs1, rs2, 1);
+}
+constexpr uint32_t fle_s(uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return fp_op(0x50, rd, rs1, rs2, 0);
+}
+
 // ---- 16-bit formats (RV32C) ----
 constexpr uint32_t low3(uint32_t reg) { return reg - 8; }  // x8..x15 -> 0..7
 
@@ -244,6 +342,13 @@ constexpr uint16_t c_sw(uint32_t rs2, uint32_t rs1, uint32_t uimm) {
   return static_cast<uint16_t>((6u << 13) | (field(uimm, 5, 3) << 10) | (low3(rs1) << 7) |
                                (field(uimm, 2, 2) << 6) | (field(uimm, 6, 6) << 5) |
                                (low3(rs2) << 2));
+}
+// C.FLW / C.FSW: the C.LW / C.SW layout with funct3 3 / 7 and f8..f15.
+constexpr uint16_t c_flw(uint32_t rd, uint32_t rs1, uint32_t uimm) {
+  return static_cast<uint16_t>(c_lw(rd, rs1, uimm) | (1u << 13));
+}
+constexpr uint16_t c_fsw(uint32_t rs2, uint32_t rs1, uint32_t uimm) {
+  return static_cast<uint16_t>(c_sw(rs2, rs1, uimm) | (1u << 13));
 }
 // CI format with a 6-bit immediate: imm[5] at bit 12, imm[4:0] at bits 6:2.
 constexpr uint16_t ci(uint32_t funct3, uint32_t rd, int32_t imm, uint32_t quadrant) {
@@ -310,6 +415,13 @@ constexpr uint16_t c_lwsp(uint32_t rd, uint32_t uimm) {
 constexpr uint16_t c_swsp(uint32_t rs2, uint32_t uimm) {
   return static_cast<uint16_t>((6u << 13) | (field(uimm, 5, 2) << 9) | (field(uimm, 7, 6) << 7) |
                                (rs2 << 2) | 2u);
+}
+// C.FLWSP / C.FSWSP: the C.LWSP / C.SWSP layout with funct3 3 / 7 (any f register).
+constexpr uint16_t c_flwsp(uint32_t rd, uint32_t uimm) {
+  return static_cast<uint16_t>(c_lwsp(rd, uimm) | (1u << 13));
+}
+constexpr uint16_t c_fswsp(uint32_t rs2, uint32_t uimm) {
+  return static_cast<uint16_t>(c_swsp(rs2, uimm) | (1u << 13));
 }
 constexpr uint16_t c_cr(uint32_t bit12, uint32_t rd, uint32_t rs2) {
   return static_cast<uint16_t>((4u << 13) | (bit12 << 12) | (rd << 7) | (rs2 << 2) | 2u);

@@ -1,6 +1,6 @@
 // The test encoder against GNU as: every row's reference bits come from assembling the text with
-// riscv64-unknown-elf-as -march=rv32imac_zicsr_zifencei (objdump -M no-aliases), so the other
-// tests' programs mean what they say.
+// riscv64-unknown-elf-as -march=rv32imac_zicsr_zifencei (rv32imafc_zicsr for the F rows; objdump
+// -M no-aliases), so the other tests' programs mean what they say.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -130,6 +130,43 @@ const Row kRows[] = {
     {"c.ebreak", c_ebreak(), 0x9002},
     {"c.jalr t1", c_jalr(t1), 0x9302},
     {"c.add s2,a1", c_add(s2, a1), 0x992e},
+    // F, assembled with -march=rv32imafc_zicsr
+    {"flw fa0,-2048(a1)", flw(fa0, a1, -2048), 0x8005a507},
+    {"flw ft11,2047(sp)", flw(ft11, sp, 2047), 0x7ff12f87},
+    {"fsw fa0,8(sp)", fsw(fa0, sp, 8), 0x00a12427},
+    {"fsw fs1,-4(a0)", fsw(fs1, a0, -4), 0xfe952e27},
+    {"fmadd.s fa0,fa1,fa2,fa3", fmadd_s(fa0, fa1, fa2, fa3), 0x68c5f543},
+    {"fmadd.s fa0,fa1,fa2,fa3,rtz", fmadd_s(fa0, fa1, fa2, fa3, rtz), 0x68c59543},
+    {"fmsub.s ft0,ft1,ft2,ft3,rne", fmsub_s(ft0, ft1, ft2, ft3, rne), 0x18208047},
+    {"fnmsub.s fs0,fs1,fa0,ft11,rdn", fnmsub_s(fs0, fs1, fa0, ft11, rdn), 0xf8a4a44b},
+    {"fnmadd.s ft11,fa5,fa4,fa3,rmm", fnmadd_s(ft11, fa5, fa4, fa3, rmm), 0x68e7cfcf},
+    {"fadd.s fa0,fa1,fa2", fadd_s(fa0, fa1, fa2), 0x00c5f553},
+    {"fadd.s fa0,fa1,fa2,rup", fadd_s(fa0, fa1, fa2, rup), 0x00c5b553},
+    {"fsub.s fa0,fa1,fa2,rtz", fsub_s(fa0, fa1, fa2, rtz), 0x08c59553},
+    {"fmul.s fa0,fa1,fa2,rdn", fmul_s(fa0, fa1, fa2, rdn), 0x10c5a553},
+    {"fdiv.s fa0,fa1,fa2", fdiv_s(fa0, fa1, fa2), 0x18c5f553},
+    {"fsqrt.s fa0,fa1,rmm", fsqrt_s(fa0, fa1, rmm), 0x5805c553},
+    {"fsgnj.s fa0,fa1,fa2", fsgnj_s(fa0, fa1, fa2), 0x20c58553},
+    {"fsgnjn.s fa0,fa1,fa2", fsgnjn_s(fa0, fa1, fa2), 0x20c59553},
+    {"fsgnjx.s fa0,fa1,fa2", fsgnjx_s(fa0, fa1, fa2), 0x20c5a553},
+    {"fmin.s fa0,fa1,fa2", fmin_s(fa0, fa1, fa2), 0x28c58553},
+    {"fmax.s ft0,ft11,fs0", fmax_s(ft0, ft11, fs0), 0x288f9053},
+    {"fcvt.w.s a0,fa1,rtz", fcvt_w_s(a0, fa1, rtz), 0xc0059553},
+    {"fcvt.wu.s a0,fa1", fcvt_wu_s(a0, fa1), 0xc015f553},
+    {"fcvt.s.w fa0,a1", fcvt_s_w(fa0, a1), 0xd005f553},
+    {"fcvt.s.wu fa0,t6,rne", fcvt_s_wu(fa0, t6, rne), 0xd01f8553},
+    {"fmv.x.w a0,fa1", fmv_x_w(a0, fa1), 0xe0058553},
+    {"fmv.w.x fa0,a1", fmv_w_x(fa0, a1), 0xf0058553},
+    {"fclass.s t6,ft11", fclass_s(t6, ft11), 0xe00f9fd3},
+    {"feq.s a0,fa1,fa2", feq_s(a0, fa1, fa2), 0xa0c5a553},
+    {"flt.s a0,fa1,fa2", flt_s(a0, fa1, fa2), 0xa0c59553},
+    {"fle.s a0,fa1,fa2", fle_s(a0, fa1, fa2), 0xa0c58553},
+    {"c.flw fa0,124(a1)", c_flw(fa0, a1, 124), 0x7de8},
+    {"c.flw fs0,4(a5)", c_flw(fs0, a5, 4), 0x63c0},
+    {"c.fsw fa5,64(s0)", c_fsw(fa5, s0, 64), 0xe03c},
+    {"c.flwsp ft0,252(sp)", c_flwsp(ft0, 252), 0x707e},
+    {"c.flwsp fa0,4(sp)", c_flwsp(fa0, 4), 0x6512},
+    {"c.fswsp ft11,128(sp)", c_fswsp(ft11, 128), 0xe17e},
 };
 
 TEST(EncoderTest, MatchesGnuAssembler) {

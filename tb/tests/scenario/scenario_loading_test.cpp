@@ -173,8 +173,10 @@ TEST(ScenarioFile, SetsEveryKindOfField) {
 TEST(ScenarioErrors, UnknownTopLevelKeyListsTheTopLevelKeys) {
   const std::string error = load_error("name: x\nsram_size: 1MiB\n");
   EXPECT_TRUE(contains(error, "scenarios/t.yaml:2:1: sram_size: unknown key")) << error;
-  EXPECT_TRUE(contains(error, "name, seed, sim, cpu, rom, sram, dram, firmware, output, sweep"))
+  // Sections are listed in registry order; later issues add theirs before the sweep.
+  EXPECT_TRUE(contains(error, "allowed keys: name, seed, sim, cpu, rom, sram, dram, firmware,"))
       << error;
+  EXPECT_TRUE(contains(error, ", output, workload, sweep")) << error;
 }
 
 TEST(ScenarioErrors, UnknownKeyInASectionListsThatSection) {

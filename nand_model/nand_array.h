@@ -1,0 +1,93 @@
+// The flash array of the SSD: every die's blocks and pages, as state and contents, with the
+// rules of rules.h, wear (erase counts, endurance), factory and grown bad blocks, fault
+// injection and sparse storage (page_store.h). Operations are instantaneous here: the flash
+// controller (tlm/nfc) applies each at the simulated time its array phase ends.
+//
+// Statuses (numerically the NFC_STATUS_* of interface/nfc_desc.h):
+// - a read of a page not programmed since its block's erase returns kErased and the erased
+//   pattern; a read may fail with kEccFail (fault injection);
+// - factory bad blocks answer every operation with kBadBlock; a block that failed a program or
+//   an erase becomes a grown bad block: programs and erases answer kBadBlock, reads still return
+//   what it held (so the firmware can move it);
+// - a program fails (kProgramFail) by fault injection; an erase fails by fault injection or
+//   when it would exceed the endurance (nand.endurance erases per block); either failure marks
+//   the block bad, and a failed erase leaves it erased.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "nand_model/fault_injector.h"
+#include "nand_model/geometry.h"
+#include "nand_model/page_store.h"
+#include "nand_model/rules.h"
+#include "nand_model/timing.h"
+#include "tlm/system/soc_config.h"
+
+namespace ssdvp::nand {
+
+enum class Status : uint8_t { kOk = 0, kErased = 1, kEccFail = 2, kProgramFail = 3, kBadBlock = 4 };
+
+class NandArray {
+ public:
+  // Throws std::runtime_error naming the nand.* key of an invalid configuration.
+  NandArray(const NandConfig& config, uint64_t seed);
+
+  const Geometry& geometry() const { return geometry_; }
+  const Timing& timing() const { return timing_; }
+
+  // Reads page `ppn` (inside the geometry) into `view`.
+  Status read(uint32_t ppn, PageView& view);
+  // Full-sequence program of the wordline whose LSB page is `ppn`: pages[0 .. bits_per_cell).
+  // Throws RuleViolation for a target that is not the block's next erased wordline.
+  Status program(uint32_t ppn, const PageImage* pages);
+  // The rule a program of the wordline at `ppn` (inside the geometry) would break, if any; none
+  // for a bad block, which answers kBadBlock.
+  std::optional<Violation> program_violation(uint32_t ppn) const;
+  // Erases the block holding `ppn`.
+  Status erase(uint32_t ppn);
+
+  // Wear and bad blocks, by block index (geometry().block_index).
+  uint32_t erase_count(uint64_t block) const { return blocks_[block].erase_count; }
+  uint32_t programmed_pages(uint64_t block) const { return blocks_[block].next_page; }
+  bool is_bad(uint64_t block) const { return blocks_[block].bad != BadKind::kGood; }
+  bool is_factory_bad(uint64_t block) const { return blocks_[block].bad == BadKind::kFactory; }
+  uint64_t factory_bad_blocks() const { return factory_bad_; }
+  uint64_t grown_bad_blocks() const { return grown_bad_; }
+  uint32_t endurance() const { return endurance_; }
+
+  // Host memory accounting (no RSS): bytes held for the contents of programmed pages (tags,
+  // spare bytes, metadata pages and their blocks' containers), of which spare bytes written by
+  // programs; the fixed per-block state; and the pages holding data now.
+  uint64_t page_storage_bytes() const { return page_storage_bytes_; }
+  uint64_t oob_bytes_stored() const { return oob_bytes_stored_; }
+  uint64_t block_state_bytes() const { return blocks_.capacity() * sizeof(BlockState); }
+  uint64_t programmed_page_count() const { return programmed_pages_; }
+
+ private:
+  enum class BadKind : uint8_t { kGood, kFactory, kGrown };
+  struct BlockState {
+    uint32_t erase_count = 0;
+    uint32_t next_page = 0;  // pages programmed since the last erase
+    BadKind bad = BadKind::kGood;
+    std::unique_ptr<BlockPages> pages;  // nullptr until the first program
+  };
+
+  void mark_grown_bad(BlockState& block);
+  void discard_pages(BlockState& block);
+
+  Geometry geometry_;
+  Timing timing_;
+  FaultInjector faults_;
+  uint32_t endurance_;
+  std::vector<BlockState> blocks_;
+  uint64_t factory_bad_ = 0;
+  uint64_t grown_bad_ = 0;
+  uint64_t page_storage_bytes_ = 0;
+  uint64_t oob_bytes_stored_ = 0;
+  uint64_t programmed_pages_ = 0;
+};
+
+}  // namespace ssdvp::nand

@@ -1,0 +1,447 @@
+// The synthetic generators, checked statistically with fixed seeds: every expected frequency is
+// computed here from the parameters (uniform shares, the zipf pmf, the hot/cold split, the size
+// weights, the op fractions), and the observed counts must pass a chi-square test at the 99.9 %
+// level or lie within five standard deviations of a binomial expectation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tlm/host/synthetic_generator.h"
+#include "tlm/host/synthetic_rng.h"
+#include "tlm/host/synthetic_scatter.h"
+#include "tlm/host/synthetic_zipf.h"
+#include "tlm/host/workload.h"
+
+namespace ssdvp::host {
+namespace {
+
+constexpr uint32_t kSector = 512;
+constexpr uint64_t kKiB = 1024;
+constexpr uint64_t kMiB = 1024 * kKiB;
+constexpr uint64_t kDeviceSectors = 1024 * kMiB / kSector;  // 1 GiB
+constexpr uint64_t kSeed = 20240607;
+
+StreamConfig stream_of(const std::string& pattern) {
+  StreamConfig stream;
+  stream.name = "s";
+  stream.pattern = pattern;
+  return stream;
+}
+
+std::vector<HostRequest> draw(const StreamConfig& stream, size_t count, uint64_t seed = kSeed,
+                              uint64_t device_sectors = kDeviceSectors) {
+  SyntheticGenerator generator(stream, device_sectors, kSector, seed);
+  std::vector<HostRequest> requests;
+  for (size_t i = 0; i < count; ++i) requests.push_back(*generator.next());
+  return requests;
+}
+
+uint64_t start_byte(const HostRequest& request) { return request.first_sector * kSector; }
+uint64_t byte_count(const HostRequest& request) {
+  return uint64_t{request.sector_count} * kSector;
+}
+
+double chi_square(const std::vector<double>& observed, const std::vector<double>& expected) {
+  double sum = 0.0;
+  for (size_t i = 0; i < observed.size(); ++i) {
+    sum += (observed[i] - expected[i]) * (observed[i] - expected[i]) / expected[i];
+  }
+  return sum;
+}
+
+// The 99.9 % quantile of chi-square with `dof` degrees of freedom (Wilson-Hilferty).
+double chi_square_limit(size_t dof) {
+  const double k = static_cast<double>(dof);
+  const double z = 3.0902;  // standard normal 99.9 % quantile
+  const double term = 1.0 - 2.0 / (9.0 * k) + z * std::sqrt(2.0 / (9.0 * k));
+  return k * term * term * term;
+}
+
+// Observed count of an event with probability p in n trials lies within 5 sigma.
+void expect_binomial(uint64_t observed, uint64_t n, double p, const std::string& what) {
+  const double mean = p * static_cast<double>(n);
+  const double sigma = std::sqrt(static_cast<double>(n) * p * (1.0 - p));
+  EXPECT_NEAR(static_cast<double>(observed), mean, 5.0 * sigma + 1e-9) << what;
+}
+
+void expect_uniform(const std::vector<double>& counts, const std::string& what) {
+  const double total = std::accumulate(counts.begin(), counts.end(), 0.0);
+  const std::vector<double> expected(counts.size(), total / static_cast<double>(counts.size()));
+  EXPECT_LT(chi_square(counts, expected), chi_square_limit(counts.size() - 1)) << what;
+}
+
+std::string error_of(const StreamConfig& stream, uint64_t device_sectors = kDeviceSectors) {
+  try {
+    SyntheticGenerator generator(stream, device_sectors, kSector, kSeed);
+  } catch (const std::runtime_error& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// ---- Random, sequential, working set and alignment ---------------------------------------------
+
+TEST(SyntheticGenerator, RandomIsUniformOverTheAlignedSlotsOfTheWorkingSet) {
+  StreamConfig stream = stream_of("random");
+  stream.offset_bytes = 1 * kMiB;
+  stream.working_set_bytes = 64 * 4 * kKiB;
+  const std::vector<HostRequest> requests = draw(stream, 64'000);
+  std::vector<double> counts(64, 0.0);
+  for (const HostRequest& request : requests) {
+    ASSERT_EQ((start_byte(request) - stream.offset_bytes) % (4 * kKiB), 0u);
+    ASSERT_GE(start_byte(request), stream.offset_bytes);
+    ASSERT_LE(start_byte(request) + byte_count(request),
+              stream.offset_bytes + stream.working_set_bytes);
+    counts[(start_byte(request) - stream.offset_bytes) / (4 * kKiB)] += 1.0;
+  }
+  expect_uniform(counts, "random slots");
+}
+
+TEST(SyntheticGenerator, LargestRequestFitsAndEveryStartIsAligned) {
+  StreamConfig stream = stream_of("random");
+  stream.offset_bytes = 3 * kMiB;
+  stream.working_set_bytes = 1 * kMiB;
+  stream.align_bytes = 16 * kKiB;
+  stream.sizes = {{4 * kKiB, 1.0}, {64 * kKiB, 1.0}};
+  const uint64_t slots = (stream.working_set_bytes - 64 * kKiB) / stream.align_bytes + 1;
+  const SyntheticGenerator generator(stream, kDeviceSectors, kSector, kSeed);
+  EXPECT_EQ(generator.slot_count(), slots);
+  std::set<uint64_t> starts;
+  for (const HostRequest& request : draw(stream, 20'000)) {
+    EXPECT_EQ(start_byte(request) % stream.align_bytes, 0u);
+    EXPECT_GE(start_byte(request), stream.offset_bytes);
+    EXPECT_LE(start_byte(request) + byte_count(request),
+              stream.offset_bytes + stream.working_set_bytes);
+    starts.insert(start_byte(request));
+  }
+  EXPECT_EQ(starts.size(), slots);  // every slot, the last one included, is reached
+  EXPECT_EQ(*starts.rbegin(), stream.offset_bytes + stream.working_set_bytes - 64 * kKiB);
+}
+
+TEST(SyntheticGenerator, WorkingSetZeroReachesTheDeviceEnd) {
+  StreamConfig stream = stream_of("random");
+  stream.offset_bytes = 16 * kKiB;
+  const uint64_t device_sectors = 64;  // 32 KiB: 4 slots of 4 KiB from offset 16 KiB
+  std::set<uint64_t> starts;
+  for (const HostRequest& request : draw(stream, 1000, kSeed, device_sectors)) {
+    starts.insert(start_byte(request));
+  }
+  EXPECT_EQ(starts, (std::set<uint64_t>{16 * kKiB, 20 * kKiB, 24 * kKiB, 28 * kKiB}));
+}
+
+TEST(SyntheticGenerator, SequentialFollowsOnRoundedUpToAlignAndWrapsAtTheRegionEnd) {
+  StreamConfig stream = stream_of("sequential");
+  stream.offset_bytes = 8 * kKiB;
+  stream.working_set_bytes = 40 * kKiB;
+  stream.sizes = {{2 * kKiB, 1.0}, {8 * kKiB, 1.0}};
+  const uint64_t region_end = stream.offset_bytes + stream.working_set_bytes;
+  uint64_t expected = stream.offset_bytes;
+  size_t wraps = 0;
+  for (const HostRequest& request : draw(stream, 2000)) {
+    const uint64_t size = byte_count(request);
+    ASSERT_TRUE(size == 2 * kKiB || size == 8 * kKiB) << size;
+    if (expected + size > region_end) {
+      expected = stream.offset_bytes;
+      ++wraps;
+    }
+    ASSERT_EQ(start_byte(request), expected);
+    const uint64_t end = expected + size;
+    expected = (end + 4 * kKiB - 1) / (4 * kKiB) * (4 * kKiB);
+  }
+  EXPECT_GT(wraps, 100u);
+}
+
+// ---- Zipf and its rank scatter -----------------------------------------------------------------
+
+std::vector<double> zipf_pmf(uint64_t n, double alpha) {
+  std::vector<double> pmf(n);
+  double sum = 0.0;
+  for (uint64_t k = 1; k <= n; ++k) sum += std::pow(static_cast<double>(k), -alpha);
+  for (uint64_t k = 1; k <= n; ++k) pmf[k - 1] = std::pow(static_cast<double>(k), -alpha) / sum;
+  return pmf;
+}
+
+// Chi-square of rank counts against the pmf: ranks with an expected count of at least 20 get a
+// bin each, the rest share one.
+void expect_zipf_ranks(const std::vector<double>& rank_counts, double alpha) {
+  const uint64_t n = rank_counts.size();
+  const double total = std::accumulate(rank_counts.begin(), rank_counts.end(), 0.0);
+  const std::vector<double> pmf = zipf_pmf(n, alpha);
+  std::vector<double> observed, expected;
+  double tail_observed = 0.0, tail_expected = 0.0;
+  for (uint64_t k = 0; k < n; ++k) {
+    if (pmf[k] * total >= 20.0) {
+      observed.push_back(rank_counts[k]);
+      expected.push_back(pmf[k] * total);
+    } else {
+      tail_observed += rank_counts[k];
+      tail_expected += pmf[k] * total;
+    }
+  }
+  if (tail_expected > 0.0) {
+    observed.push_back(tail_observed);
+    expected.push_back(tail_expected);
+  }
+  ASSERT_GE(observed.size(), 10u);
+  EXPECT_LT(chi_square(observed, expected), chi_square_limit(observed.size() - 1))
+      << "alpha " << alpha;
+}
+
+TEST(ZipfSampler, RankFrequenciesFollowThePmf) {
+  for (const double alpha : {0.5, 0.9, 0.99, 1.0, 1.01, 1.5}) {
+    const uint64_t n = 1000;
+    const ZipfSampler sampler(n, alpha);
+    WorkloadRng rng(kSeed);
+    std::vector<double> counts(n, 0.0);
+    for (int i = 0; i < 200'000; ++i) {
+      const uint64_t rank = sampler.sample(rng);
+      ASSERT_GE(rank, 1u);
+      ASSERT_LE(rank, n);
+      counts[rank - 1] += 1.0;
+    }
+    expect_zipf_ranks(counts, alpha);
+  }
+}
+
+TEST(ZipfSampler, HandlesOneAndHugeRanges) {
+  WorkloadRng rng(kSeed);
+  const ZipfSampler single(1, 0.9);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(single.sample(rng), 1u);
+  // 2^40 ranks: no table, still rank 1 with its pmf share 1/H(n).
+  const uint64_t n = uint64_t{1} << 40;
+  const ZipfSampler huge(n, 1.2);
+  uint64_t ones = 0;
+  const int draws = 100'000;
+  for (int i = 0; i < draws; ++i) {
+    const uint64_t rank = huge.sample(rng);
+    ASSERT_GE(rank, 1u);
+    ASSERT_LE(rank, n);
+    ones += rank == 1;
+  }
+  // H(n, 1.2) for n = 2^40: zeta(1.2) = 5.5916 minus the tail n^-0.2 / 0.2 = 0.0195.
+  const double h = 5.591582 - std::pow(static_cast<double>(n), -0.2) / 0.2;
+  expect_binomial(ones, draws, 1.0 / h, "rank 1 of 2^40");
+}
+
+TEST(RankScatter, IsABijectionThatSpreadsNeighbouringRanks) {
+  for (const uint64_t n : {1ull, 2ull, 3ull, 5ull, 7ull, 64ull, 1000ull, 4097ull, 65535ull}) {
+    const RankScatter scatter(n, kSeed);
+    std::vector<bool> hit(n, false);
+    for (uint64_t rank = 0; rank < n; ++rank) {
+      const uint64_t position = scatter.position(rank);
+      ASSERT_LT(position, n);
+      ASSERT_FALSE(hit[position]) << "n " << n << " rank " << rank;
+      hit[position] = true;
+    }
+  }
+  const RankScatter scatter(1'000'000, kSeed);
+  int adjacent = 0;
+  for (uint64_t rank = 0; rank < 100; ++rank) {
+    const uint64_t a = scatter.position(rank), b = scatter.position(rank + 1);
+    adjacent += (a > b ? a - b : b - a) == 1;
+  }
+  EXPECT_LE(adjacent, 2);
+  EXPECT_NE(RankScatter(1000, 1).position(0), RankScatter(1000, 2).position(0));
+}
+
+TEST(SyntheticGenerator, ZipfSlotFrequenciesSortedFollowThePmf) {
+  StreamConfig stream = stream_of("zipf");
+  stream.zipf_alpha = 1.1;
+  stream.working_set_bytes = 500 * 4 * kKiB;
+  const std::vector<HostRequest> requests = draw(stream, 200'000);
+  std::vector<double> counts(500, 0.0);
+  for (const HostRequest& request : requests) counts[start_byte(request) / (4 * kKiB)] += 1.0;
+  // The slot of rank k is unknown here (the permutation is the generator's), but sorting the slot
+  // counts recovers the ranks where they are well separated: the first ten ranks.
+  std::vector<double> sorted = counts;
+  std::sort(sorted.rbegin(), sorted.rend());
+  const std::vector<double> pmf = zipf_pmf(500, 1.1);
+  for (size_t k = 0; k < 10; ++k) {
+    expect_binomial(static_cast<uint64_t>(sorted[k]), requests.size(), pmf[k],
+                    "zipf rank " + std::to_string(k + 1));
+  }
+  // The hottest slots are spread out, not the first ten of the region.
+  std::vector<size_t> order(500);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return counts[a] > counts[b]; });
+  EXPECT_GT(*std::max_element(order.begin(), order.begin() + 10), 50u);
+}
+
+// ---- Hot/cold, sizes, op mix ---------------------------------------------------------------------
+
+TEST(SyntheticGenerator, HotColdSplitsSpaceAndAccesses) {
+  StreamConfig stream = stream_of("hotcold");
+  stream.working_set_bytes = 100 * 4 * kKiB;
+  stream.hot_space_fraction = 0.2;
+  stream.hot_access_fraction = 0.8;
+  const SyntheticGenerator generator(stream, kDeviceSectors, kSector, kSeed);
+  ASSERT_EQ(generator.hot_slot_count(), 20u);
+  const std::vector<HostRequest> requests = draw(stream, 100'000);
+  std::vector<double> hot(20, 0.0), cold(80, 0.0);
+  uint64_t hot_requests = 0;
+  for (const HostRequest& request : requests) {
+    const uint64_t slot = start_byte(request) / (4 * kKiB);
+    if (slot < 20) {
+      hot[slot] += 1.0;
+      ++hot_requests;
+    } else {
+      cold[slot - 20] += 1.0;
+    }
+  }
+  expect_binomial(hot_requests, requests.size(), 0.8, "hot share");
+  expect_uniform(hot, "hot slots");
+  expect_uniform(cold, "cold slots");
+}
+
+TEST(SyntheticGenerator, SizesFollowTheirWeightsRelativeToTheSum) {
+  StreamConfig stream = stream_of("random");
+  stream.sizes = {{4 * kKiB, 0.7}, {64 * kKiB, 0.3}};
+  const std::vector<HostRequest> requests = draw(stream, 50'000);
+  const uint64_t small = std::count_if(requests.begin(), requests.end(), [](const auto& r) {
+    return byte_count(r) == 4 * kKiB;
+  });
+  for (const HostRequest& request : requests) {
+    ASSERT_TRUE(byte_count(request) == 4 * kKiB || byte_count(request) == 64 * kKiB);
+  }
+  expect_binomial(small, requests.size(), 0.7, "4 KiB share");
+  // Weights 7 and 3 are the same distribution: the same requests for the same seed.
+  StreamConfig scaled = stream;
+  scaled.sizes = {{4 * kKiB, 7.0}, {64 * kKiB, 3.0}};
+  const std::vector<HostRequest> same = draw(scaled, 1000);
+  for (size_t i = 0; i < same.size(); ++i) {
+    EXPECT_EQ(same[i].first_sector, requests[i].first_sector);
+    EXPECT_EQ(same[i].sector_count, requests[i].sector_count);
+  }
+}
+
+TEST(SyntheticGenerator, OpMixFollowsTrimAndReadFractions) {
+  StreamConfig stream = stream_of("random");
+  stream.trim_fraction = 0.1;
+  stream.read_fraction = 0.3;
+  const std::vector<HostRequest> requests = draw(stream, 100'000);
+  std::map<HostOp, uint64_t> ops;
+  for (const HostRequest& request : requests) ++ops[request.op];
+  EXPECT_EQ(ops[HostOp::kFlush], 0u);
+  expect_binomial(ops[HostOp::kTrim], requests.size(), 0.1, "trims");
+  expect_binomial(ops[HostOp::kRead], requests.size(), 0.9 * 0.3, "reads");
+  expect_binomial(ops[HostOp::kWrite], requests.size(), 0.9 * 0.7, "writes");
+  for (const HostRequest& request : requests) EXPECT_EQ(request.arrival_ps, 0u);
+
+  stream.trim_fraction = 0.0;
+  stream.read_fraction = 1.0;
+  for (const HostRequest& request : draw(stream, 1000)) EXPECT_EQ(request.op, HostOp::kRead);
+}
+
+TEST(SyntheticGenerator, SameSeedSameRequestsOtherSeedOthers) {
+  StreamConfig stream = stream_of("zipf");
+  stream.read_fraction = 0.5;
+  stream.sizes = {{4 * kKiB, 1.0}, {16 * kKiB, 1.0}};
+  const std::vector<HostRequest> a = draw(stream, 500), b = draw(stream, 500);
+  const std::vector<HostRequest> c = draw(stream, 500, kSeed + 1);
+  size_t differ = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].op, b[i].op);
+    EXPECT_EQ(a[i].first_sector, b[i].first_sector);
+    EXPECT_EQ(a[i].sector_count, b[i].sector_count);
+    differ += a[i].first_sector != c[i].first_sector;
+  }
+  EXPECT_GT(differ, 400u);
+}
+
+TEST(SyntheticGenerator, StreamSeedsDifferPerPhaseAndStream) {
+  std::set<uint64_t> seeds;
+  for (size_t phase = 0; phase < 4; ++phase) {
+    for (size_t index = 0; index < 4; ++index) seeds.insert(stream_seed(1, phase, index));
+  }
+  seeds.insert(stream_seed(2, 0, 0));
+  EXPECT_EQ(seeds.size(), 17u);
+  EXPECT_EQ(stream_seed(7, 1, 2), stream_seed(7, 1, 2));
+}
+
+TEST(WorkloadRng, BelowIsUniformForABoundThatIsNoPowerOfTwo) {
+  WorkloadRng rng(kSeed);
+  std::vector<double> counts(7, 0.0);
+  for (int i = 0; i < 70'000; ++i) {
+    const uint64_t value = rng.below(7);
+    ASSERT_LT(value, 7u);
+    counts[value] += 1.0;
+  }
+  expect_uniform(counts, "below(7)");
+  for (int i = 0; i < 1000; ++i) {
+    const double u = rng.unit();
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+  }
+}
+
+// ---- Errors name the stream and the key -----------------------------------------------------------
+
+TEST(SyntheticGenerator, BadFieldsAreErrorsNamingStreamAndKey) {
+  const auto expect_error = [](const std::function<void(StreamConfig&)>& change,
+                               const std::string& expected) {
+    StreamConfig stream = stream_of("random");
+    change(stream);
+    const std::string error = error_of(stream);
+    EXPECT_NE(error.find("stream 's': " + expected), std::string::npos)
+        << "expected: " << expected << "\ngot: " << error;
+  };
+  expect_error([](StreamConfig& s) { s.pattern = "zipff"; },
+               "pattern: 'zipff' is not a pattern; allowed sequential, random, zipf, hotcold");
+  expect_error([](StreamConfig& s) { s.read_fraction = 1.5; }, "read_fraction: 1.5 is not in");
+  expect_error([](StreamConfig& s) { s.trim_fraction = -0.1; }, "trim_fraction: -0.1");
+  expect_error([](StreamConfig& s) { s.sizes = {}; }, "sizes: no request size");
+  expect_error([](StreamConfig& s) { s.sizes = {{1000, 1.0}}; },
+               "sizes: 1000 bytes is not a positive multiple of the 512-byte sector");
+  expect_error([](StreamConfig& s) { s.sizes = {{4096, 0.0}}; }, "sizes: the weight 0");
+  expect_error([](StreamConfig& s) { s.align_bytes = 100; }, "align: 100 bytes");
+  expect_error([](StreamConfig& s) { s.offset_bytes = 1001 * 512; },
+               "offset: 512512 bytes is not a multiple of align (4096 bytes)");
+  expect_error([](StreamConfig& s) { s.offset_bytes = 2048 * kMiB; },
+               "offset: 2147483648 bytes is not inside the device");
+  expect_error(
+      [](StreamConfig& s) {
+        s.offset_bytes = 512 * kMiB;
+        s.working_set_bytes = 768 * kMiB;
+      },
+      "working_set: 805306368 bytes from offset 536870912 run past the device end");
+  expect_error(
+      [](StreamConfig& s) {
+        s.working_set_bytes = 8 * kKiB;
+        s.sizes = {{16 * kKiB, 1.0}};
+      },
+      "working_set: 8192 bytes cannot hold a request of 16384 bytes");
+  expect_error(
+      [](StreamConfig& s) {
+        s.pattern = "zipf";
+        s.zipf_alpha = 0.0;
+      },
+      "alpha: 0 is not a positive number");
+  expect_error(
+      [](StreamConfig& s) {
+        s.pattern = "hotcold";
+        s.hot_space_fraction = 1.0;
+      },
+      "hot_space_fraction: 1 is not in (0, 1)");
+  expect_error(
+      [](StreamConfig& s) {
+        s.pattern = "hotcold";
+        s.working_set_bytes = 4 * 4 * kKiB;
+        s.hot_space_fraction = 0.1;
+      },
+      "hot_space_fraction: 0.1 of 4 request positions leaves no hot positions");
+
+  StreamConfig unnamed = stream_of("bogus");
+  unnamed.name.clear();
+  EXPECT_EQ(error_of(unnamed).rfind("pattern: 'bogus'", 0), 0u) << error_of(unnamed);
+}
+
+}  // namespace
+}  // namespace ssdvp::host

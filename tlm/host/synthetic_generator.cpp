@@ -1,0 +1,179 @@
+#include "tlm/host/synthetic_generator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ssdvp::host {
+
+namespace {
+
+bool is_fraction(double value) { return value >= 0.0 && value <= 1.0; }
+bool is_open_fraction(double value) { return value > 0.0 && value < 1.0; }
+
+}  // namespace
+
+SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t device_sectors,
+                                       uint32_t sector_bytes, uint64_t seed)
+    : sector_bytes_(sector_bytes),
+      align_(stream.align_bytes),
+      read_fraction_(stream.read_fraction),
+      trim_fraction_(stream.trim_fraction),
+      hot_access_fraction_(stream.hot_access_fraction),
+      rng_(seed) {
+  const auto fail = [&](const char* key, const std::string& problem) {
+    throw std::runtime_error(fmt::format("{}{}: {}", stream_error_prefix(stream), key, problem));
+  };
+  if (sector_bytes == 0 || device_sectors == 0) {
+    fail("device", fmt::format("{} sectors of {} bytes hold no data", device_sectors,
+                               sector_bytes));
+  }
+
+  const std::vector<std::string>& patterns = stream_pattern_names();
+  const auto pattern = std::find(patterns.begin(), patterns.end(), stream.pattern);
+  if (pattern == patterns.end()) {
+    fail("pattern", fmt::format("'{}' is not a pattern; allowed {}", stream.pattern,
+                                fmt::join(patterns, ", ")));
+  }
+  pattern_ = static_cast<Pattern>(pattern - patterns.begin());
+
+  if (!is_fraction(read_fraction_)) {
+    fail("read_fraction", fmt::format("{} is not in [0, 1]", read_fraction_));
+  }
+  if (!is_fraction(trim_fraction_)) {
+    fail("trim_fraction", fmt::format("{} is not in [0, 1]", trim_fraction_));
+  }
+
+  if (stream.sizes.empty()) fail("sizes", "no request size given");
+  double weight_sum = 0.0;
+  uint64_t max_size = 0;
+  for (const auto& [size, weight] : stream.sizes) {
+    if (size == 0 || size % sector_bytes != 0) {
+      fail("sizes", fmt::format("{} bytes is not a positive multiple of the {}-byte sector", size,
+                                sector_bytes));
+    }
+    if (size / sector_bytes > std::numeric_limits<uint32_t>::max()) {
+      fail("sizes", fmt::format("{} bytes is more sectors than a command carries", size));
+    }
+    if (!(weight > 0.0) || !std::isfinite(weight)) {
+      fail("sizes", fmt::format("the weight {} of {} bytes is not a positive number", weight,
+                                size));
+    }
+    weight_sum += weight;
+    max_size = std::max(max_size, size);
+  }
+  double cumulative = 0.0;
+  for (const auto& [size, weight] : stream.sizes) {
+    cumulative += weight / weight_sum;
+    size_cumulative_.emplace_back(size, cumulative);
+  }
+  // Rounding may leave the sum a hair below 1: the last size takes what is left.
+  size_cumulative_.back().second = 1.0;
+
+  if (align_ == 0 || align_ % sector_bytes != 0) {
+    fail("align", fmt::format("{} bytes is not a positive multiple of the {}-byte sector", align_,
+                              sector_bytes));
+  }
+  const unsigned __int128 capacity_wide =
+      static_cast<unsigned __int128>(device_sectors) * sector_bytes;
+  const uint64_t capacity = capacity_wide > std::numeric_limits<uint64_t>::max()
+                                ? std::numeric_limits<uint64_t>::max()
+                                : static_cast<uint64_t>(capacity_wide);
+  const uint64_t offset = stream.offset_bytes;
+  if (offset % align_ != 0) {
+    fail("offset", fmt::format("{} bytes is not a multiple of align ({} bytes)", offset, align_));
+  }
+  if (offset >= capacity) {
+    fail("offset", fmt::format("{} bytes is not inside the device of {} bytes", offset,
+                               capacity));
+  }
+  const uint64_t working_set =
+      stream.working_set_bytes == 0 ? capacity - offset : stream.working_set_bytes;
+  if (working_set > capacity - offset) {
+    fail("working_set", fmt::format("{} bytes from offset {} run past the device end at {} bytes",
+                                    working_set, offset, capacity));
+  }
+  if (max_size > working_set) {
+    fail("working_set", fmt::format("{} bytes cannot hold a request of {} bytes", working_set,
+                                    max_size));
+  }
+  region_start_ = offset;
+  region_end_ = offset + working_set;
+  slots_ = (working_set - max_size) / align_ + 1;
+  sequential_next_ = region_start_;
+
+  if (pattern_ == Pattern::kZipf) {
+    if (!(stream.zipf_alpha > 0.0) || !std::isfinite(stream.zipf_alpha)) {
+      fail("alpha", fmt::format("{} is not a positive number", stream.zipf_alpha));
+    }
+    zipf_.emplace(slots_, stream.zipf_alpha);
+    // The permutation has a seed of its own, so it does not shift with the draws.
+    uint64_t scatter_seed = seed ^ 0x5ca77e125ca77e12ULL;
+    scatter_.emplace(slots_, splitmix64(scatter_seed));
+  }
+  if (pattern_ == Pattern::kHotCold) {
+    if (!is_open_fraction(stream.hot_space_fraction)) {
+      fail("hot_space_fraction", fmt::format("{} is not in (0, 1)", stream.hot_space_fraction));
+    }
+    if (!is_open_fraction(hot_access_fraction_)) {
+      fail("hot_access_fraction", fmt::format("{} is not in (0, 1)", hot_access_fraction_));
+    }
+    hot_slots_ = static_cast<uint64_t>(
+        std::llround(stream.hot_space_fraction * static_cast<double>(slots_)));
+    if (hot_slots_ == 0 || hot_slots_ >= slots_) {
+      fail("hot_space_fraction",
+           fmt::format("{} of {} request positions leaves no {} positions; enlarge working_set",
+                       stream.hot_space_fraction, slots_, hot_slots_ == 0 ? "hot" : "cold"));
+    }
+  }
+}
+
+HostOp SyntheticGenerator::draw_op() {
+  if (rng_.unit() < trim_fraction_) return HostOp::kTrim;
+  return rng_.unit() < read_fraction_ ? HostOp::kRead : HostOp::kWrite;
+}
+
+uint64_t SyntheticGenerator::draw_size() {
+  if (size_cumulative_.size() == 1) return size_cumulative_.front().first;
+  const double u = rng_.unit();
+  const auto chosen =
+      std::upper_bound(size_cumulative_.begin(), size_cumulative_.end(), u,
+                       [](double value, const auto& entry) { return value < entry.second; });
+  return chosen->first;
+}
+
+uint64_t SyntheticGenerator::draw_start(uint64_t size_bytes) {
+  uint64_t slot = 0;
+  switch (pattern_) {
+    case Pattern::kSequential: {
+      if (size_bytes > region_end_ - sequential_next_) sequential_next_ = region_start_;
+      const uint64_t start = sequential_next_;
+      const uint64_t end = start + size_bytes;
+      // Rounded up to the alignment; at the region end the next request wraps anyway.
+      const uint64_t rounded = region_start_ + (end - region_start_ + align_ - 1) / align_ * align_;
+      sequential_next_ = std::min(rounded, region_end_);
+      return start;
+    }
+    case Pattern::kRandom: slot = rng_.below(slots_); break;
+    case Pattern::kZipf: slot = scatter_->position(zipf_->sample(rng_) - 1); break;
+    case Pattern::kHotCold:
+      slot = rng_.unit() < hot_access_fraction_ ? rng_.below(hot_slots_)
+                                                : hot_slots_ + rng_.below(slots_ - hot_slots_);
+      break;
+  }
+  return region_start_ + slot * align_;
+}
+
+std::optional<HostRequest> SyntheticGenerator::next() {
+  HostRequest request;
+  request.op = draw_op();
+  const uint64_t size = draw_size();
+  request.first_sector = draw_start(size) / sector_bytes_;
+  request.sector_count = static_cast<uint32_t>(size / sector_bytes_);
+  return request;
+}
+
+}  // namespace ssdvp::host

@@ -1,0 +1,71 @@
+// The synthetic request generator of one stream (fio-like): an op mix, a request-size
+// distribution and an access pattern over a region of the device.
+//
+// Region: `offset` bytes from the device start, `working_set` bytes long (0 = to the device end).
+// Positions: request starts are multiples of `align` inside the region such that the largest
+// request size still fits; these are the region's "slots", numbered 0..slots-1.
+// Patterns:
+//   sequential  each request starts where the previous one ended, rounded up to `align`; back to
+//               the region start when the next request would run past its end.
+//   random      a slot drawn uniformly.
+//   zipf        slot rank k (1..slots) drawn with P(k) ~ k^-alpha (ZipfSampler); the ranks are
+//               spread over the region by a fixed seeded permutation (RankScatter).
+//   hotcold     the first round(hot_space_fraction * slots) slots are hot and get
+//               hot_access_fraction of the requests, uniformly; the others share the rest.
+// Op mix: a request is a trim with probability trim_fraction, else a read with probability
+// read_fraction, else a write. Size: drawn from `sizes` with probability weight / sum of weights.
+// Every draw comes from one WorkloadRng seeded by `seed`: a stream is deterministic.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tlm/host/synthetic_rng.h"
+#include "tlm/host/synthetic_scatter.h"
+#include "tlm/host/synthetic_zipf.h"
+#include "tlm/host/workload.h"
+
+namespace ssdvp::host {
+
+class SyntheticGenerator : public RequestSource {
+ public:
+  // Throws std::runtime_error naming the stream (when it has a name) and the scenario key of a
+  // field that does not fit the device or is out of range.
+  SyntheticGenerator(const StreamConfig& stream, uint64_t device_sectors, uint32_t sector_bytes,
+                     uint64_t seed);
+
+  // Never ends: phases end by their limits.
+  std::optional<HostRequest> next() override;
+
+  // Request start positions in the region, and how many of them are hot (hotcold only).
+  uint64_t slot_count() const { return slots_; }
+  uint64_t hot_slot_count() const { return hot_slots_; }
+
+ private:
+  enum class Pattern { kSequential, kRandom, kZipf, kHotCold };
+
+  HostOp draw_op();
+  uint64_t draw_size();
+  uint64_t draw_start(uint64_t size_bytes);
+
+  Pattern pattern_ = Pattern::kRandom;
+  uint32_t sector_bytes_;
+  uint64_t align_;
+  double read_fraction_;
+  double trim_fraction_;
+  double hot_access_fraction_;
+  std::vector<std::pair<uint64_t, double>> size_cumulative_;  // size, cumulative probability
+  uint64_t region_start_ = 0;
+  uint64_t region_end_ = 0;
+  uint64_t slots_ = 0;
+  uint64_t hot_slots_ = 0;
+  uint64_t sequential_next_ = 0;
+  WorkloadRng rng_;
+  std::optional<ZipfSampler> zipf_;
+  std::optional<RankScatter> scatter_;
+};
+
+}  // namespace ssdvp::host
