@@ -85,7 +85,3 @@ void run_thread(std::function<void()> body) {
 }
 
 }  // namespace ssdvp::test
-
-// libsystemc refers to sc_main from its own main(); GoogleTest's main() runs these tests
-// instead, so this is only there to satisfy the linker.
-int sc_main(int /*argc*/, char* /*argv*/[]) { return 1; }
