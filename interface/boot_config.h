@@ -42,6 +42,28 @@ enum boot_rqrmi_engine {
 
 #define BOOT_RQRMI_ENGINE_NAMES {"cpu", "accel"}
 
+/* GC victim policies; the names are the scenario's ftl.gc.victim values. */
+enum boot_gc_victim {
+  BOOT_GC_VICTIM_GREEDY = 0, /* the full block with the fewest valid pages */
+  BOOT_GC_VICTIM_COUNT = 1
+};
+#define BOOT_GC_VICTIM_NAMES {"greedy"}
+
+/* Write-buffer grouping (full-sequence-program) policies: ftl.fsp.policy. */
+enum boot_fsp_policy {
+  BOOT_FSP_BASELINE = 0, /* the LRU tail, in order */
+  BOOT_FSP_COUNT = 1
+};
+#define BOOT_FSP_NAMES {"baseline"}
+
+/* Striping order (ftl.alloc_order, e.g. "CWDP"): four 2-bit fields, the first the fastest
+ * varying, each naming a level of parallelism. */
+#define BOOT_ALLOC_LEVEL_CHANNEL 0u
+#define BOOT_ALLOC_LEVEL_WAY 1u
+#define BOOT_ALLOC_LEVEL_DIE 2u
+#define BOOT_ALLOC_LEVEL_PLANE 3u
+#define BOOT_ALLOC_ORDER_LEVEL(order, position) (((order) >> (2u * (position))) & 3u)
+
 typedef struct boot_config {
   uint32_t magic;
   uint32_t version;
@@ -62,6 +84,20 @@ typedef struct boot_config {
   uint32_t rqrmi_error_target;
   uint32_t rqrmi_max_model_bytes;
   uint32_t rqrmi_max_rounds;
+  /* FTL (firmware/ftl): budgets and policies. */
+  uint32_t ftl_map_budget_bytes;     /* the mapping scheme's memory, index overheads included */
+  uint32_t ftl_write_buffer_pages;   /* write-buffer slots (page-sized each) */
+  uint32_t ftl_write_buffer_in_dram; /* 1: the slots live in DRAM; 0: in SRAM */
+  uint32_t ftl_gc_foreground_free;   /* foreground GC while a pool has fewer free blocks */
+  uint32_t ftl_gc_background_free;   /* background GC, when idle, below this many */
+  uint32_t ftl_gc_victim;            /* enum boot_gc_victim */
+  uint32_t ftl_wl_static_spread;     /* static wear levelling past this erase-count spread; 0 off */
+  uint32_t ftl_alloc_order;          /* BOOT_ALLOC_ORDER_LEVEL fields */
+  uint32_t ftl_multi_plane;          /* 1: reads, programs and erases span the planes of a die */
+  uint32_t ftl_fsp_policy;           /* enum boot_fsp_policy */
+  uint32_t ftl_dftl_whole_tp;        /* DFTL: cache whole translation pages as lines */
+  uint32_t ftl_tpftl_prefetch_max;   /* TPFTL: most mappings one selective prefetch brings */
+  uint32_t ftl_lpn_count;            /* LPNs exported to the host (what the HIC reports) */
 } boot_config_t;
 
 #ifdef __cplusplus

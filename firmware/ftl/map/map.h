@@ -1,0 +1,106 @@
+/* The mapping-scheme interface. Every scheme (ideal, DFTL, TPFTL, SFTL; later LeaFTL, LearnedFTL,
+ * RQFTL) sits behind it, chosen by the boot config.
+ *
+ * A scheme never touches flash. It answers from what it holds in memory and, when it cannot,
+ * names the translation page (TP) the request pipeline must load first. The pipeline loads TPs
+ * through the TP store (ftl/map/tp_store.h), which coalesces concurrent loads of one TP, merges
+ * writebacks still in flight into what it hands over, and writes TPs to their own open blocks;
+ * the GTD (ftl/map/gtd.h) records where each TP lives. A scheme that evicts dirty mappings hands
+ * them to the TP store through map_env_t and forgets them at once: from then on the TP store
+ * answers for them.
+ *
+ * Translation page t holds the PPNs of LPNs [t * entries_per_tp, (t + 1) * entries_per_tp), one
+ * uint32_t each (PPN_UNMAPPED for an LPN never written or trimmed). All calls run to completion
+ * on the hart that drives the FTL; nothing here is reentrant. */
+#ifndef SSDVP_FIRMWARE_FTL_MAP_MAP_H
+#define SSDVP_FIRMWARE_FTL_MAP_MAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "boot_config.h"
+#include "lib/arena.h"
+
+#define PPN_UNMAPPED 0xFFFFFFFFu
+
+typedef enum map_answer {
+  MAP_HIT,     /* *value is the PPN (PPN_UNMAPPED if the LPN has none) */
+  MAP_MISS,    /* *value is the TP to load; call tp_loaded once it is in memory, then ask again */
+  MAP_PREDICT, /* *value is a predicted PPN: read it with its OOB; if the OOB names another LPN,
+                  call mispredicted and ask again (the scheme then answers HIT or MISS) */
+} map_answer_t;
+
+/* The host command a lookup serves, for prefetching decisions (TPFTL's request-level and
+ * selective prefetch). GC and internal lookups pass NULL. */
+typedef struct map_request {
+  uint32_t first_lpn;
+  uint32_t pages;
+} map_request_t;
+
+/* One dirty mapping a scheme hands back. */
+typedef struct map_patch {
+  uint32_t lpn;
+  uint32_t ppn;
+} map_patch_t;
+
+/* What the FTL gives a scheme. */
+typedef struct map_env {
+  const boot_config_t *boot; /* the scheme's own options (e.g. DFTL whole-TP lines, TPFTL
+                                prefetch) live in the boot config */
+  uint32_t lpn_count;      /* LPNs the host may address */
+  uint32_t entries_per_tp; /* page_bytes / sizeof(uint32_t) */
+  uint32_t tp_count;       /* ceil(lpn_count / entries_per_tp) */
+  /* Dirty mappings of one TP leave the scheme's memory. The TP store merges them into the TP
+   * (reading it first when it exists in flash) and programs it; lookups that miss meanwhile
+   * see them through tp_loaded. Never fails: the pipeline keeps room for what one call of
+   * lookup, update or tp_loaded can evict. */
+  void (*write_back_patches)(uint32_t tp, const map_patch_t *patches, uint32_t count);
+  /* The whole content of a TP leaves the scheme's memory dirty (schemes that cache whole TPs):
+   * no read of the old TP is needed. */
+  void (*write_back_page)(uint32_t tp, const uint32_t *entries);
+} map_env_t;
+
+/* Counters every scheme keeps; the FTL adds them to its statistics block. */
+typedef struct map_counters {
+  uint64_t lookups;
+  uint64_t hits;          /* lookups answered from memory (HIT, or a PREDICT that was right) */
+  uint64_t misses;        /* lookups answered MISS */
+  uint64_t predictions;   /* PREDICT answers */
+  uint64_t mispredictions;
+  uint64_t updates;
+  uint64_t update_misses; /* updates answered MISS */
+  uint64_t evictions;     /* mappings (or TPs, for whole-TP caches) evicted */
+  uint64_t dirty_evictions;
+  uint64_t prefetched;    /* mappings cached beyond those asked for */
+} map_counters_t;
+
+typedef struct map_scheme {
+  const char *name;
+  /* Takes the scheme's structures from the arena, index overheads (hash tables, list links,
+   * nodes) included, within budget_bytes. False when even its minimum does not fit. */
+  bool (*init)(const map_env_t *env, arena_t *arena, uint32_t budget_bytes);
+  map_answer_t (*lookup)(uint32_t lpn, const map_request_t *request, uint32_t *value);
+  /* Records lpn -> ppn (a programmed host page, a GC move; PPN_UNMAPPED for a trim). HIT: done,
+   * *value = the PPN it replaced (PPN_UNMAPPED if none), so the caller can invalidate that page.
+   * MISS: nothing changed, *value = the TP to load first. */
+  map_answer_t (*update)(uint32_t lpn, uint32_t ppn, uint32_t *value);
+  /* A TP this scheme asked for is in memory (entries: entries_per_tp PPNs, pending writebacks
+   * merged). wanted[] are the LPNs waiting on it, with the request each serves (NULL entries
+   * for updates and GC); the scheme must keep their mappings until the waiters have asked again
+   * in this same call chain. */
+  void (*tp_loaded)(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,
+                    const map_request_t *const *requests, uint32_t wanted_count);
+  /* A PREDICT answer for lpn was wrong (PREDICT schemes only; NULL otherwise). */
+  void (*mispredicted)(uint32_t lpn);
+  /* Hands every dirty mapping to write_back_* (flush command, clean shutdown). */
+  void (*flush)(void);
+  const map_counters_t *(*counters)(void);
+} map_scheme_t;
+
+/* The schemes (one file each under ftl/map/). */
+extern const map_scheme_t map_scheme_ideal;
+extern const map_scheme_t map_scheme_dftl;
+extern const map_scheme_t map_scheme_tpftl;
+extern const map_scheme_t map_scheme_sftl;
+
+#endif
