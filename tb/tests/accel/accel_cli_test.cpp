@@ -1,74 +1,22 @@
 // ssdsim with the RQRMI accelerator (scenarios/rqrmi_accel.yaml): its waveform holds every signal
 // of waves/rqrmi.gtkw and shows the accelerator working, stats.json reports its activity and area,
 // the RTL dump keeps to its window, and the scenario errors of the rqrmi_* keys.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "tb/tests/support/ssdsim_runner.h"
+#include "tb/tests/support/waveform_files.h"
+
 namespace {
 
-struct SsdsimRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-SsdsimRun run_ssdsim(const std::string& arguments) {
-  const std::string command = std::string(SSDVP_SSDSIM) + " " + arguments + " 2>&1";
-  SsdsimRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
-std::string temp_dir(const std::string& name) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("ssdvp_accel_cli_" + name + "_" + std::to_string(getpid()));
-  std::filesystem::remove_all(path);
-  std::filesystem::create_directories(path);
-  return path.string();
-}
+using namespace ssdvp::test;
 
 const std::string kScenario = std::string(SSDVP_SOURCE_DIR) + "/scenarios/rqrmi_accel.yaml";
-
-// Full dotted name -> width of every variable a VCD declares.
-std::map<std::string, unsigned> vcd_variables(const std::string& path) {
-  std::ifstream in(path);
-  std::map<std::string, unsigned> variables;
-  std::vector<std::string> scopes;
-  for (std::string token; in >> token;) {
-    if (token == "$scope") {
-      std::string kind, name;
-      in >> kind >> name;
-      scopes.push_back(name);
-    } else if (token == "$upscope") {
-      scopes.pop_back();
-    } else if (token == "$var") {
-      std::string kind, code, name;
-      unsigned width = 0;
-      in >> kind >> width >> code >> name;
-      std::string full;
-      for (const auto& scope : scopes) full += scope + ".";
-      variables[full + name] = width;
-    } else if (token == "$enddefinitions") {
-      break;
-    }
-  }
-  return variables;
-}
 
 TEST(AccelScenario, WaveformHoldsEverySignalOfItsSaveFileAndTheAcceleratorsWork) {
   const std::string out = temp_dir("vcd");
@@ -78,21 +26,12 @@ TEST(AccelScenario, WaveformHoldsEverySignalOfItsSaveFileAndTheAcceleratorsWork)
   EXPECT_NE(run.output.find("accelerator engine, 0 failures"), std::string::npos) << run.output;
   const auto variables = vcd_variables(vcd);
 
-  std::ifstream save(std::string(SSDVP_SOURCE_DIR) + "/waves/rqrmi.gtkw");
-  ASSERT_TRUE(save);
   size_t shown = 0;
-  for (std::string line; std::getline(save, line);) {
-    if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '*' || line[0] == '-') {
-      continue;
-    }
-    std::string name = line;
-    unsigned width = 1;
-    if (const size_t bracket = line.find('['); bracket != std::string::npos) {
-      name = line.substr(0, bracket);
-      width = static_cast<unsigned>(std::stoul(line.substr(bracket + 1))) + 1;
-    }
-    ASSERT_EQ(variables.count(name), 1u) << name << " is not in the waveform ssdsim writes";
-    EXPECT_EQ(variables.at(name), width) << line;
+  for (const SaveFileTrace& trace :
+       save_file_traces(std::string(SSDVP_SOURCE_DIR) + "/waves/rqrmi.gtkw")) {
+    ASSERT_EQ(variables.count(trace.name), 1u)
+        << trace.name << " is not in the waveform ssdsim writes";
+    EXPECT_EQ(variables.at(trace.name), trace.width) << trace.name;
     ++shown;
   }
   EXPECT_GE(shown, 6u);

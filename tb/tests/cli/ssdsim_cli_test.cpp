@@ -1,52 +1,22 @@
 // ssdsim end to end: the default scenario boots the firmware, errors name what is wrong, and
 // runs are deterministic.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
 #include "tb/report/stats_report.h"
 
+#include "tb/tests/support/ssdsim_runner.h"
+#include "tb/tests/support/waveform_files.h"
+
 namespace {
 
+using namespace ssdvp::test;
+
 using ssdvp::drop_wall_clock_fields;
-
-struct SsdsimRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-SsdsimRun run_ssdsim(const std::string& arguments) {
-  const std::string command = std::string(SSDVP_SSDSIM) + " " + arguments + " 2>&1";
-  SsdsimRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
-std::string temp_dir(const std::string& name) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("ssdvp_cli_" + name + "_" + std::to_string(getpid()));
-  std::filesystem::remove_all(path);
-  std::filesystem::create_directories(path);
-  return path.string();
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 TEST(Ssdsim, DefaultScenarioPrintsBannerAndWritesStats) {
   const std::string out = temp_dir("default");
@@ -151,32 +121,6 @@ TEST(Ssdsim, ProfileNamesFirmwareFunctions) {
   EXPECT_TRUE(found_main) << stats["profile"].dump(2);
 }
 
-// Each "$var kind width code name $end" of a VCD, by full dotted name, with its width.
-std::map<std::string, unsigned> vcd_variables(const std::string& path) {
-  std::ifstream in(path);
-  std::map<std::string, unsigned> variables;
-  std::vector<std::string> scopes;
-  for (std::string token; in >> token;) {
-    if (token == "$scope") {
-      std::string kind, name;
-      in >> kind >> name;
-      scopes.push_back(name);
-    } else if (token == "$upscope") {
-      scopes.pop_back();
-    } else if (token == "$var") {
-      std::string kind, code, name;
-      unsigned width = 0;
-      in >> kind >> width >> code >> name;
-      std::string full;
-      for (const auto& scope : scopes) full += scope + ".";
-      variables[full + name] = width;
-    } else if (token == "$enddefinitions") {
-      break;
-    }
-  }
-  return variables;
-}
-
 TEST(Ssdsim, WaveformHoldsEverySignalOfTheSaveFile) {
   const std::string out = temp_dir("vcd");
   const std::string vcd = out + "/ssdvp.vcd";
@@ -186,22 +130,12 @@ TEST(Ssdsim, WaveformHoldsEverySignalOfTheSaveFile) {
   const auto variables = vcd_variables(vcd);
   ASSERT_FALSE(variables.empty());
 
-  std::ifstream save(std::string(SSDVP_SOURCE_DIR) + "/waves/ssdvp.gtkw");
-  ASSERT_TRUE(save);
   size_t shown = 0;
-  for (std::string line; std::getline(save, line);) {
-    if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '*' || line[0] == '-') {
-      continue;
-    }
-    // GTKWave names a vector "<name>[msb:0]", a scalar or a string by its name.
-    std::string name = line;
-    unsigned width = 1;
-    if (const size_t bracket = line.find('['); bracket != std::string::npos) {
-      name = line.substr(0, bracket);
-      width = static_cast<unsigned>(std::stoul(line.substr(bracket + 1))) + 1;
-    }
-    ASSERT_EQ(variables.count(name), 1u) << name << " is not in the waveform ssdsim writes";
-    EXPECT_EQ(variables.at(name), width) << line;
+  for (const SaveFileTrace& trace :
+       save_file_traces(std::string(SSDVP_SOURCE_DIR) + "/waves/ssdvp.gtkw")) {
+    ASSERT_EQ(variables.count(trace.name), 1u)
+        << trace.name << " is not in the waveform ssdsim writes";
+    EXPECT_EQ(variables.at(trace.name), trace.width) << trace.name;
     ++shown;
   }
   EXPECT_GE(shown, 10u);

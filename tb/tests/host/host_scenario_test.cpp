@@ -3,61 +3,24 @@
 // deterministic, catches a firmware that returns stale data, and finds built-in and relative
 // firmware images.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <sstream>
 #include <string>
 
 #include "tb/report/stats_report.h"
 
+#include "tb/tests/support/ssdsim_runner.h"
+#include "tb/tests/support/waveform_files.h"
+
 namespace {
 
-struct SsdsimRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-SsdsimRun run_ssdsim(const std::string& arguments) {
-  const std::string command = std::string(SSDVP_SSDSIM) + " " + arguments + " 2>&1";
-  SsdsimRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
-std::string temp_dir(const std::string& name) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("ssdvp_host_" + name + "_" + std::to_string(getpid()));
-  std::filesystem::remove_all(path);
-  std::filesystem::create_directories(path);
-  return path.string();
-}
+using namespace ssdvp::test;
 
 std::string scenario(const std::string& name) {
   return std::string(SSDVP_SOURCE_DIR) + "/scenarios/" + name + ".yaml";
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 size_t count_lines(const std::string& text) {
