@@ -20,8 +20,9 @@ build: configure
 run: build
 	$(BUILD_DIR)/tb/ssdsim $(SCENARIO)
 
+# ftl_pending: end-to-end FTL tests that wait for the FTL firmware (tb/tests/ftl_e2e).
 test: build
-	ctest --test-dir $(BUILD_DIR) -j $(JOBS) --output-on-failure
+	ctest --test-dir $(BUILD_DIR) -j $(JOBS) --output-on-failure -LE ftl_pending
 
 bench: build
 	@scripts/run-benches $(BUILD_DIR)
@@ -33,7 +34,7 @@ sanitize: bootstrap
 	@cmake --build $(BUILD_DIR)-asan -j $(JOBS)
 
 test-sanitize: sanitize
-	ctest --test-dir $(BUILD_DIR)-asan -j $(JOBS) --output-on-failure
+	ctest --test-dir $(BUILD_DIR)-asan -j $(JOBS) --output-on-failure -LE ftl_pending
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR)-asan

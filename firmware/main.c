@@ -1,12 +1,19 @@
-/* The product firmware's entry: every hart reports in, hart 0 checks the boot config and
- * prints the banner once all harts are online. */
+/* The product firmware's entry: every hart reports in, hart 0 checks the boot config, prints
+ * the banner once all harts are online, builds the FTL in the boot-time arenas (SRAM above the
+ * image's data and below the hart stacks, DRAM when present) and serves the host; the other
+ * harts sleep. */
 #include <stdint.h>
 
 #include "boot/boot.h"
 #include "boot_config.h"
+#include "ftl/ftl.h"
+#include "fw_stats.h"
 #include "hal/console.h"
 #include "hal/csr.h"
+#include "hal/hic.h"
+#include "hal/nfc.h"
 #include "hal/system.h"
+#include "lib/arena.h"
 #include "memory_map.h"
 
 #define FIRMWARE_VERSION "0.1"
@@ -15,6 +22,14 @@
 #define MIB (1024u * 1024u)
 
 static uint32_t harts_online;
+
+/* The statistics block the platform reads (interface/fw_stats.h). */
+fw_stats_t fw_stats;
+
+extern uint8_t __sram_data_end[]; /* link.ld: the end of the image's SRAM data */
+
+static arena_t sram_arena;
+static arena_t dram_arena;
 static const char *const scheme_names[BOOT_SCHEME_COUNT] = BOOT_SCHEME_NAMES;
 
 /* Stops the run when the platform wrote a boot config this firmware cannot use. */
@@ -84,6 +99,62 @@ static void print_banner(const boot_config_t *config) {
   fw_printf(", scheme %s\n", scheme_names[config->scheme]);
 }
 
+static void print_breakdown(const boot_config_t *config) {
+  arena_print_breakdown(&sram_arena, "SRAM", fw_printf);
+  if (config->dram_size != 0) {
+    arena_print_breakdown(&dram_arena, "DRAM", fw_printf);
+  }
+}
+
+/* Builds the FTL and serves the host; stops the run when the platform cannot be served. */
+static void serve(const boot_config_t *config) {
+  fw_stats.magic = FW_STATS_MAGIC;
+  fw_stats.version = FW_STATS_VERSION;
+  if (!nfc_present()) {
+    fw_printf("ftl: no NAND flash controller at %#x\n", (unsigned)MM_NFC_BASE);
+    system_exit(FW_EXIT_NO_NFC);
+  }
+  if (!hic_present()) {
+    fw_printf("ftl: no host interface controller at %#x\n", (unsigned)MM_HIC_BASE);
+    system_exit(FW_EXIT_NO_HIC);
+  }
+  nand_geometry_t geometry = nfc_geometry();
+  hic_geometry_t host = hic_geometry();
+  if (host.lpn_count != config->ftl_lpn_count || host.page_bytes != geometry.page_bytes ||
+      host.lpn_count == 0) {
+    fw_printf("ftl: the host interface exports %u LPNs of %u B; the boot config says %u LPNs "
+              "and the NAND has %u B pages (they must agree, and LPNs must be > 0)\n",
+              (unsigned)host.lpn_count, (unsigned)host.page_bytes,
+              (unsigned)config->ftl_lpn_count, (unsigned)geometry.page_bytes);
+    system_exit(FW_EXIT_GEOMETRY_MISMATCH);
+  }
+  uintptr_t sram_start = (uintptr_t)__sram_data_end;
+  uintptr_t sram_end = MM_SRAM_BASE + config->sram_size -
+                       (uintptr_t)config->hart_count * config->stack_bytes_per_hart;
+  arena_init(&sram_arena, (void *)sram_start, (uint32_t)(sram_end - sram_start),
+             FW_STATS_LOCATION_SRAM);
+  arena_init(&dram_arena, (void *)MM_DRAM_BASE, config->dram_size, FW_STATS_LOCATION_DRAM);
+  const char *problem = "";
+  ftl_init_result_t result = ftl_init(config, &geometry, &host, &sram_arena,
+                                      config->dram_size != 0 ? &dram_arena : 0, &fw_stats,
+                                      &problem);
+  arena_export(&sram_arena, &fw_stats);
+  arena_export(&dram_arena, &fw_stats);
+  if (result != FTL_INIT_OK) {
+    fw_printf("ftl: cannot start: %s\n", problem);
+    print_breakdown(config);
+    system_exit(result == FTL_INIT_NO_MEMORY ? FW_EXIT_OUT_OF_MEMORY : FW_EXIT_BAD_FTL_CONFIG);
+  }
+  fw_printf("ftl: %u LPNs, %u KiB of SRAM used of %u KiB", (unsigned)host.lpn_count,
+            (unsigned)(sram_arena.used / 1024u), (unsigned)(sram_arena.capacity / 1024u));
+  if (config->dram_size != 0) {
+    fw_printf(", %u KiB of DRAM", (unsigned)(dram_arena.used / 1024u));
+  }
+  fw_printf("\n");
+  fw_stats.boot_complete = 1;
+  ftl_run();
+}
+
 void fw_main(unsigned hart_id) {
   /* Counted after the line is out, so hart 0 cannot print the banner (and exit) before every
    * hart's line. */
@@ -101,5 +172,5 @@ void fw_main(unsigned hart_id) {
   while (__atomic_load_n(&harts_online, __ATOMIC_ACQUIRE) < config->hart_count) {
   }
   print_banner(config);
-  system_exit(FW_EXIT_SUCCESS);
+  serve(config);
 }

@@ -102,6 +102,41 @@ void print_host_summary(std::ostream& out, const nlohmann::json& stats) {
                          : std::string("oracle off"));
 }
 
+// Per phase the FTL's key figures (tlm/system/ftl_metrics.h), and its memory use.
+void print_ftl_summary(std::ostream& out, const nlohmann::json& stats) {
+  if (!stats.contains("ftl")) return;
+  const nlohmann::json& ftl = stats.at("ftl");
+  if (ftl.contains("error")) {
+    out << fmt::format("{:<16}{}\n\n", "ftl", ftl.at("error").get<std::string>());
+    return;
+  }
+  const auto figure = [](const nlohmann::json& value, const char* format) {
+    return value.is_null() ? std::string("-") : fmt::format(format, value.get<double>());
+  };
+  for (const nlohmann::json& phase : ftl.at("phases")) {
+    out << fmt::format(
+        "ftl {}: hit ratio {}, flash reads/host read {}, WAF {}, TP reads {} writes {}, GC {} "
+        "(moved {}), erases min/mean/max {}/{:.1f}/{}, per command {} instructions {} cycles\n",
+        phase.at("name").get<std::string>(), figure(phase.at("map").at("hit_ratio"), "{:.3f}"),
+        figure(phase.at("flash_reads_per_host_read"), "{:.3f}"), figure(phase.at("waf"), "{:.3f}"),
+        phase.at("tp_reads").get<uint64_t>(), phase.at("tp_writes").get<uint64_t>(),
+        phase.at("gc").at("invocations").get<uint64_t>(),
+        phase.at("gc").at("pages_moved").get<uint64_t>(),
+        phase.at("erase_count").at("min").get<uint64_t>(),
+        phase.at("erase_count").at("mean").get<double>(),
+        phase.at("erase_count").at("max").get<uint64_t>(),
+        figure(phase.at("firmware").at("instructions_per_command"), "{:.0f}"),
+        figure(phase.at("firmware").at("awake_cycles_per_command"), "{:.0f}"));
+  }
+  const nlohmann::json& memory = ftl.at("memory");
+  out << fmt::format("{:<16}SRAM {} of {} bytes, DRAM {} of {} bytes, {} regions\n\n",
+                     "ftl memory", memory.at("sram").at("used_bytes").get<uint64_t>(),
+                     memory.at("sram").at("budget_bytes").get<uint64_t>(),
+                     memory.at("dram").at("used_bytes").get<uint64_t>(),
+                     memory.at("dram").at("budget_bytes").get<uint64_t>(),
+                     memory.at("regions").size());
+}
+
 }  // namespace
 
 nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
@@ -126,6 +161,10 @@ nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
   if (platform.contains("host")) {
     stats["host"] = platform["host"];
     rest.erase("host");
+  }
+  if (platform.contains("ftl")) {
+    stats["ftl"] = platform["ftl"];
+    rest.erase("ftl");
   }
   stats["platform"] = rest;
 
@@ -231,6 +270,7 @@ void print_summary(std::ostream& out, const nlohmann::json& stats) {
   out << "\n";
 
   print_host_summary(out, stats);
+  print_ftl_summary(out, stats);
   line("instructions", std::to_string(simulator.at("instructions").get<uint64_t>()));
   line("wall time", fmt::format("{:.3f} s", simulator.at("wall_seconds").get<double>()));
   line("MIPS", fmt::format("{:.2f}", simulator.at("mips").get<double>()));

@@ -26,6 +26,7 @@ struct RunOutcome {
 //   "outcome":   {outcome, exit_code, message},
 //   "harts":     platform["harts"], passed through (per hart: instret, cycles, sleep_cycles, ...),
 //   "host":      platform["host"] when present, passed through (the host model's statistics),
+//   "ftl":       platform["ftl"] when present, passed through (tlm/system/ftl_metrics.h),
 //   "platform":  every other key of `platform` (simulated_time_ps, ...),
 //   "simulator": {wall_seconds, simulated_seconds, instructions (sum of instret),
 //                 mips (instructions / wall_seconds / 1e6),
@@ -45,7 +46,8 @@ void drop_wall_clock_fields(nlohmann::json& stats);
 
 // An aligned table: scenario, outcome, simulated time, per hart instret / cycles / sleep % /
 // IPC (instructions per awake cycle), the host's phases (commands, IOPS, bandwidth, queue
-// occupancy, latency percentiles per op) and oracle, then wall time and MIPS.
+// occupancy, latency percentiles per op) and oracle, the FTL's key figures per phase and its
+// memory use, then wall time and MIPS.
 void print_summary(std::ostream& out, const nlohmann::json& stats);
 
 }  // namespace ssdvp

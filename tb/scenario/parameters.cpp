@@ -261,6 +261,45 @@ std::vector<Parameter> build_registry() {
       choice("firmware.scheme", BOOT_SCHEME_NAMES, "FTL mapping scheme",
              SSDVP_FIELD(soc.firmware.scheme)),
 
+      // ---- FTL firmware (firmware/ftl): budgets and policies, passed in the boot config ----
+      size("ftl.map_budget", 1 * kKiB, kU32Max,
+           "memory of the mapping scheme (cached entries, GTD, index overheads)",
+           SSDVP_FIELD(soc.ftl.map_budget_bytes)),
+      count("ftl.write_buffer.pages", "pages", 1, 1 << 20,
+            "write-buffer slots, one page each (flushes take whole wordlines)",
+            SSDVP_FIELD(soc.ftl.write_buffer_pages)),
+      choice("ftl.write_buffer.location", {"sram", "dram"},
+             "memory of the write-buffer slots (dram needs dram.size > 0)",
+             SSDVP_FIELD(soc.ftl.write_buffer_location)),
+      real("ftl.op", {0.02, 0.5},
+           "over-provisioning: fraction of the physical pages hidden from the host",
+           SSDVP_FIELD(soc.ftl.op)),
+      count("ftl.gc.foreground_free", "blocks", 1, 1 << 20,
+            "foreground GC while a pool has fewer free blocks (below ftl.gc.background_free)",
+            SSDVP_FIELD(soc.ftl.gc_foreground_free)),
+      count("ftl.gc.background_free", "blocks", 2, 1 << 20,
+            "background GC, when idle, while a pool has fewer free blocks",
+            SSDVP_FIELD(soc.ftl.gc_background_free)),
+      choice("ftl.gc.victim", BOOT_GC_VICTIM_NAMES, "GC victim policy",
+             SSDVP_FIELD(soc.ftl.gc_victim)),
+      count("ftl.wl.static_spread", "erases", 0, 10'000'000,
+            "static wear levelling migrates cold blocks past this erase-count spread (0 = off)",
+            SSDVP_FIELD(soc.ftl.wl_static_spread)),
+      text("ftl.alloc_order",
+           "striping order of new pages, fastest varying first: a permutation of C (channel), "
+           "W (way), D (die), P (plane), e.g. CWDP",
+           SSDVP_FIELD(soc.ftl.alloc_order)),
+      flag("ftl.multi_plane", "reads, programs and erases span the planes of a die",
+           SSDVP_FIELD(soc.ftl.multi_plane)),
+      choice("ftl.fsp.policy", BOOT_FSP_NAMES,
+             "write-buffer grouping policy: which buffered pages form the next wordline",
+             SSDVP_FIELD(soc.ftl.fsp_policy)),
+      flag("ftl.dftl.whole_tp", "DFTL caches whole translation pages as cache lines",
+           SSDVP_FIELD(soc.ftl.dftl_whole_tp)),
+      count("ftl.tpftl.prefetch_max", "mappings", 0, 1 << 20,
+            "TPFTL: most mappings one selective prefetch brings (0 = no prefetch)",
+            SSDVP_FIELD(soc.ftl.tpftl_prefetch_max)),
+
       // ---- RQRMI learned index (firmware/ml/rqrmi_train.h) ----
       choice("firmware.rqrmi_engine", BOOT_RQRMI_ENGINE_NAMES,
              "where RQRMI lookups run: firmware on the CPU, or the accelerator (accel.present)",
@@ -352,15 +391,17 @@ std::vector<Parameter> build_registry() {
                        SSDVP_FIELD(soc.nfc.queue_sample_ps))),
 
       // ---- Host interface (tlm/host): device seen by the host, HIC, link, oracle, statistics ----
-      size("host.capacity", 4 * kKiB, 16 * 1024 * kGiB,
-           "bytes the host may address, a multiple of host.page_size (the default suits the test "
-           "firmware; the FTL will derive it from the NAND)",
-           SSDVP_FIELD(soc.host.capacity_bytes)),
+      or_zero(size("host.capacity", 4 * kKiB, 16 * 1024 * kGiB,
+                   "bytes the host may address, a multiple of host.page_size (0 = derived from "
+                   "the NAND: floor(physical pages x (1 - ftl.op)) pages; the product FTL "
+                   "accepts no other value)",
+                   SSDVP_FIELD(soc.host.capacity_bytes))),
       size("host.sector_size", 512, 4 * kKiB, "host sector (LBA) size, a power of two",
            SSDVP_FIELD(soc.host.sector_bytes)),
-      size("host.page_size", 512, 64 * kKiB,
-           "logical page, one LPN: a power of two, at least host.sector_size",
-           SSDVP_FIELD(soc.host.page_bytes)),
+      or_zero(size("host.page_size", 512, 64 * kKiB,
+                   "logical page, one LPN: a power of two, at least host.sector_size (0 = the "
+                   "NAND page size; the product FTL accepts no other value)",
+                   SSDVP_FIELD(soc.host.page_bytes))),
       count("host.max_commands", "commands", 1, 4096,
             "HIC command slots: commands the firmware holds at once (more wait in the host "
             "queues)",

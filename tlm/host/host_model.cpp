@@ -122,6 +122,7 @@ void HostModel::run_phase(size_t index) {
   phase_requests_ = 0;
   phase_bytes_ = 0;
   stats_.begin_phase(limits.name, phase_start_ps_);
+  if (phase_handler_) phase_handler_(stats_.phases().back().name, false);
   log::info(*this, "phase '{}' begins", limits.name);
   const bool timed = limits.max_time_ps != 0;
   const uint64_t deadline = phase_start_ps_ + limits.max_time_ps;
@@ -150,6 +151,7 @@ void HostModel::run_phase(size_t index) {
   }
   stats_.end_phase(now_ps(), true);
   log::info(*this, "phase '{}' ends: {} requests", limits.name, phase_requests_);
+  if (phase_handler_) phase_handler_(stats_.phases().back().name, true);
 }
 
 bool HostModel::phase_limit_reached(const PhaseConfig& phase) const {

@@ -58,6 +58,11 @@ class HostModel : public sc_core::sc_module, public HicHost {
   void on_done(std::function<void(const std::string& summary)> handler) {
     done_handler_ = std::move(handler);
   }
+  // Called when a phase begins (ended false) and when it ends after its last completion (ended
+  // true), at that simulated time: the SoC snapshots the firmware's statistics there.
+  void on_phase(std::function<void(const std::string& name, bool ended)> handler) {
+    phase_handler_ = std::move(handler);
+  }
   // Called once when the run cannot go on; the host model then stops.
   void on_failure(std::function<void(Failure failure, const std::string& message)> handler) {
     failure_handler_ = std::move(handler);
@@ -156,6 +161,7 @@ class HostModel : public sc_core::sc_module, public HicHost {
   sc_core::sc_event wake_event_;
   std::function<void(const std::string&)> done_handler_;
   std::function<void(Failure, const std::string&)> failure_handler_;
+  std::function<void(const std::string&, bool)> phase_handler_;
 
   std::optional<WaveWriter::SignalId> wave_outstanding_;
   std::optional<WaveWriter::SignalId> wave_completions_;

@@ -1,6 +1,7 @@
 #include "tlm/system/soc.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -55,7 +56,88 @@ void check_rqrmi(const SocConfig& config) {
   }
 }
 
-const SocConfig& validated(const SocConfig& config) {
+// ---- FTL configuration: cross-key checks, and the host's view of the device ------------------
+
+// ftl.alloc_order as BOOT_ALLOC_ORDER_LEVEL fields: a permutation of C, W, D, P, the first the
+// fastest varying.
+uint32_t encode_alloc_order(const std::string& order) {
+  static const std::string kLevels = "CWDP";  // indexed by BOOT_ALLOC_LEVEL_*
+  std::string sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted != "CDPW") {
+    throw std::runtime_error(fmt::format(
+        "ftl.alloc_order = '{}' is not allowed: a permutation of the letters C (channel), W (way), "
+        "D (die), P (plane), each once, e.g. CWDP",
+        order));
+  }
+  uint32_t encoded = 0;
+  for (size_t position = 0; position < order.size(); ++position) {
+    encoded |= static_cast<uint32_t>(kLevels.find(order[position])) << (2 * position);
+  }
+  return encoded;
+}
+
+void check_ftl(const SocConfig& config) {
+  const FtlConfig& ftl = config.ftl;
+  encode_alloc_order(ftl.alloc_order);
+  if (ftl.write_buffer_location == static_cast<uint32_t>(WriteBufferLocation::kDram) &&
+      config.dram.size_bytes == 0) {
+    throw std::runtime_error(
+        "ftl.write_buffer.location = dram needs DRAM: set dram.size > 0, or use sram");
+  }
+  if (ftl.gc_foreground_free >= ftl.gc_background_free) {
+    throw std::runtime_error(fmt::format(
+        "ftl.gc.foreground_free = {} must be below ftl.gc.background_free = {}",
+        ftl.gc_foreground_free, ftl.gc_background_free));
+  }
+  if (ftl.gc_background_free >= config.nand.blocks) {
+    throw std::runtime_error(fmt::format(
+        "ftl.gc.background_free = {} must be below nand.blocks = {} (blocks per plane)",
+        ftl.gc_background_free, config.nand.blocks));
+  }
+}
+
+// floor(nand_pages x (1 - op)) with op taken as the decimal it was written as (to 9 places):
+// in binary floating point 100 x (1 - 0.07) falls just below 93.
+uint64_t ftl_lpn_count(uint64_t nand_pages, double op) {
+  constexpr uint64_t kBillion = 1'000'000'000;
+  const auto op_billionths = static_cast<uint64_t>(std::llround(op * kBillion));
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(nand_pages) *
+                               (kBillion - op_billionths) / kBillion);
+}
+
+// The product FTL exports floor(physical pages x (1 - ftl.op)) NAND pages to the host; the RAM
+// disk and bare test programs take host.capacity and host.page_size as given, 0 resolving the
+// same way.
+HostConfig resolved_host(const SocConfig& config) {
+  HostConfig host = config.host;
+  const uint64_t nand_pages = uint64_t{config.nand.channels} * config.nand.ways *
+                              config.nand.dies * config.nand.planes * config.nand.blocks *
+                              config.nand.pages;
+  const uint64_t lpns = ftl_lpn_count(nand_pages, config.ftl.op);
+  const uint64_t derived_bytes = lpns * config.nand.page_bytes;
+  const bool product_ftl = config.firmware.elf.empty();
+  if (host.page_bytes == 0) {
+    host.page_bytes = config.nand.page_bytes;
+  } else if (product_ftl && host.page_bytes != config.nand.page_bytes) {
+    throw std::runtime_error(fmt::format(
+        "host.page_size = {} contradicts nand.page_size = {}: the product FTL's host page is the "
+        "NAND page (set host.page_size = 0)",
+        host.page_bytes, config.nand.page_bytes));
+  }
+  if (host.capacity_bytes == 0) {
+    host.capacity_bytes = lpns * host.page_bytes;
+  } else if (product_ftl && host.capacity_bytes != derived_bytes) {
+    throw std::runtime_error(fmt::format(
+        "host.capacity = {} bytes contradicts the NAND: {} physical pages with ftl.op = {} give "
+        "{} LPNs of {} bytes = {} bytes (set host.capacity = 0)",
+        host.capacity_bytes, nand_pages, config.ftl.op, lpns, config.nand.page_bytes,
+        derived_bytes));
+  }
+  return host;
+}
+
+SocConfig validated(const SocConfig& config) {
   check_range("cpu.harts", config.cpu.harts, 1, MM_MAX_HARTS);
   // The boot-config block carries clocks and the seed as 32-bit words.
   check_range("cpu.clock_hz", config.cpu.clock_hz, 1, UINT32_MAX);
@@ -70,7 +152,10 @@ const SocConfig& validated(const SocConfig& config) {
   check_range("firmware.scheme", config.firmware.scheme, 0, BOOT_SCHEME_COUNT - 1);
   check_range("sim.seed", config.sim.seed, 0, UINT32_MAX);
   check_rqrmi(config);
-  return config;
+  check_ftl(config);
+  SocConfig resolved = config;
+  resolved.host = resolved_host(config);
+  return resolved;
 }
 
 sc_core::sc_time cycles_at(const SocConfig& config, uint32_t cycles) {
@@ -164,6 +249,9 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
   host_.on_done([this](const std::string& summary) {
     end_run(RunResult::Outcome::kWorkloadDone, 0, summary);
   });
+  host_.on_phase([this](const std::string& phase, bool ended) {
+    ftl_phase_boundary(phase, ended);
+  });
   host_.on_failure([this](host::HostModel::Failure failure, const std::string& message) {
     end_run(failure == host::HostModel::Failure::kIntegrity ? RunResult::Outcome::kIntegrityFailure
                                                             : RunResult::Outcome::kWorkloadError,
@@ -241,6 +329,10 @@ void Soc::load_program(const ElfImage& elf) {
                segment.address, elf.path());
   }
   program_ = elf;
+  ftl_metrics_.reset();
+  if (const std::optional<uint32_t> stats = elf.symbol_address("fw_stats")) {
+    ftl_metrics_.emplace(*stats);
+  }
   write_boot_config();
   const std::optional<uint32_t> tohost = elf.symbol_address("tohost");
   for (auto& hart : harts_) {
@@ -275,8 +367,73 @@ void Soc::write_boot_config() {
   block.rqrmi_error_target = rqrmi.error_target;
   block.rqrmi_max_model_bytes = static_cast<uint32_t>(rqrmi.max_model_bytes);
   block.rqrmi_max_rounds = rqrmi.max_rounds;
+  const FtlConfig& ftl = config_.ftl;
+  block.ftl_map_budget_bytes = static_cast<uint32_t>(ftl.map_budget_bytes);
+  block.ftl_write_buffer_pages = ftl.write_buffer_pages;
+  block.ftl_write_buffer_in_dram =
+      ftl.write_buffer_location == static_cast<uint32_t>(WriteBufferLocation::kDram) ? 1 : 0;
+  block.ftl_gc_foreground_free = ftl.gc_foreground_free;
+  block.ftl_gc_background_free = ftl.gc_background_free;
+  block.ftl_gc_victim = ftl.gc_victim;
+  block.ftl_wl_static_spread = ftl.wl_static_spread;
+  block.ftl_alloc_order = encode_alloc_order(ftl.alloc_order);
+  block.ftl_multi_plane = ftl.multi_plane ? 1 : 0;
+  block.ftl_fsp_policy = ftl.fsp_policy;
+  block.ftl_dftl_whole_tp = ftl.dftl_whole_tp ? 1 : 0;
+  block.ftl_tpftl_prefetch_max = ftl.tpftl_prefetch_max;
+  block.ftl_lpn_count =
+      static_cast<uint32_t>(config_.host.capacity_bytes / config_.host.page_bytes);
   write_memory(MM_BOOT_CONFIG_ADDR, reinterpret_cast<const uint8_t*>(&block), sizeof(block),
                "boot-config block");
+}
+
+FtlMetrics::Snapshot Soc::ftl_snapshot() const {
+  FtlMetrics::Snapshot snapshot;
+  tlm::tlm_generic_payload trans;
+  trans.set_command(tlm::TLM_READ_COMMAND);
+  trans.set_address(ftl_metrics_->address());
+  trans.set_data_ptr(reinterpret_cast<uint8_t*>(&snapshot.stats));
+  trans.set_data_length(sizeof(snapshot.stats));
+  // Debug access changes nothing; the router's interface is not const only for its counters.
+  if (const_cast<Router&>(router_).debug_transport(trans) != sizeof(snapshot.stats)) {
+    snapshot.stats.magic = 0;  // reported as an uninitialised block, naming the address
+  }
+  for (const auto& hart : harts_) {
+    snapshot.instructions += hart->core().instret();
+    snapshot.cycles += hart->core().cycles();
+    snapshot.sleep_cycles += hart->core().sleep_cycles();
+  }
+  snapshot.host_commands = host_.commands_completed();
+  // Wear of the good blocks: factory bad blocks are never erased and would pin the minimum at 0.
+  const nand::NandArray& nand = nfc_.nand();
+  uint64_t good = 0;
+  uint64_t erases = 0;
+  bool first = true;
+  for (uint64_t block = 0; block < nand.geometry().block_count(); ++block) {
+    if (nand.is_bad(block)) continue;
+    const uint32_t count = nand.erase_count(block);
+    snapshot.erase_counts.min = first ? count : std::min(snapshot.erase_counts.min, count);
+    snapshot.erase_counts.max = first ? count : std::max(snapshot.erase_counts.max, count);
+    first = false;
+    erases += count;
+    ++good;
+  }
+  snapshot.erase_counts.mean = good == 0 ? 0.0 : static_cast<double>(erases) / good;
+  return snapshot;
+}
+
+void Soc::ftl_phase_boundary(const std::string& phase, bool ended) {
+  if (!ftl_metrics_) return;
+  const FtlMetrics::Snapshot snapshot = ftl_snapshot();
+  if (const std::optional<std::string> problem = ftl_metrics_->problem(snapshot.stats)) {
+    end_run(RunResult::Outcome::kFault, 1, *problem);
+    return;
+  }
+  if (ended) {
+    ftl_metrics_->phase_end(snapshot, true);
+  } else {
+    ftl_metrics_->phase_begin(phase, snapshot);
+  }
 }
 
 void Soc::set_instruction_trace(std::ostream* out) {
@@ -368,6 +525,10 @@ Soc::RunResult Soc::run() {
   }
   stop_simulation();
   host_.end_of_run(to_ps(simulated_time()));
+  if (ftl_metrics_ && ftl_metrics_->in_phase()) {
+    const FtlMetrics::Snapshot snapshot = ftl_snapshot();
+    if (!ftl_metrics_->problem(snapshot.stats)) ftl_metrics_->phase_end(snapshot, false);
+  }
   sysctrl_.flush_console();
   log::info(*this, "run ended ({}): {}", outcome_name(result_->outcome), result_->message);
   return *result_;
@@ -485,6 +646,11 @@ void Soc::report(nlohmann::json& out) const {
   hic_.report(host["hic"]);
   out["host"] = std::move(host);
   if (accel_) accel_->report(out["accel"]);
+  if (ftl_metrics_) {
+    const FtlMetrics::Snapshot snapshot = ftl_snapshot();
+    const std::optional<std::string> problem = ftl_metrics_->problem(snapshot.stats);
+    out["ftl"] = problem ? nlohmann::json{{"error", *problem}} : ftl_metrics_->to_json(snapshot);
+  }
 }
 
 void Soc::print_memory_map(std::ostream& out) const { router_.print_map(out); }

@@ -27,6 +27,7 @@
 #include "tlm/nfc/nfc.h"
 #include "tlm/system/clint.h"
 #include "tlm/system/elf_image.h"
+#include "tlm/system/ftl_metrics.h"
 #include "tlm/system/intc.h"
 #include "tlm/system/soc_config.h"
 #include "tlm/system/sysctrl.h"
@@ -70,6 +71,8 @@ class Soc : public sc_core::sc_module, private HartObserver {
   // Per hart counters, simulated time, per-target bus transactions, memory sizes and resident
   // host bytes, and the flash array ("nand") and its controller ("nfc"), as keys of `out`;
   // the host interface under "host" (host_model.h, with the HIC under "host.hic").
+  // When the program has a `fw_stats` symbol: the FTL metrics under "ftl" (ftl_metrics.h), or
+  // {"error": why} when the block there is not a valid statistics block.
   void report(nlohmann::json& out) const;
   void print_memory_map(std::ostream& out) const;
 
@@ -103,6 +106,9 @@ class Soc : public sc_core::sc_module, private HartObserver {
 
   void write_memory(uint32_t address, const uint8_t* data, size_t size, const std::string& what);
   void write_boot_config();
+  // FTL statistics (the program's `fw_stats` block): a snapshot now, and the phase boundaries.
+  FtlMetrics::Snapshot ftl_snapshot() const;
+  void ftl_phase_boundary(const std::string& phase, bool ended);
   void apply_profile();
   void end_run(RunResult::Outcome outcome, int exit_code, std::string message);
   void stop_simulation();
@@ -127,6 +133,7 @@ class Soc : public sc_core::sc_module, private HartObserver {
   std::unique_ptr<Accel> accel_;  // the RQRMI accelerator, when present
 
   std::optional<ElfImage> program_;
+  std::optional<FtlMetrics> ftl_metrics_;  // when the program has a `fw_stats` symbol
   bool profile_enabled_ = false;
   uint32_t profile_base_ = 0;
   std::ostream* trace_ = nullptr;

@@ -49,8 +49,30 @@ struct RqrmiConfig {
   uint32_t max_rounds = 1;                  // training rounds
 };
 
+// ---- FTL firmware (firmware/ftl): budgets and policies, passed in the boot-config block ------
+// Defaults suit the default 1 GiB QLC device in 512 KiB of SRAM or more: about a seventh of its
+// 476 KiB mapping table in the map budget, a write buffer of two multi-plane QLC wordlines (16
+// pages of 8 KiB), 7 % over-provisioning.
+enum class WriteBufferLocation : uint32_t { kSram = 0, kDram = 1 };
+
+struct FtlConfig {
+  uint64_t map_budget_bytes = 64 * 1024;    // the mapping scheme's memory, index overheads included
+  uint32_t write_buffer_pages = 16;         // page-sized slots
+  uint32_t write_buffer_location = static_cast<uint32_t>(WriteBufferLocation::kSram);
+  double op = 0.07;                         // fraction of the physical pages hidden from the host
+  uint32_t gc_foreground_free = 2;          // blocks per pool
+  uint32_t gc_background_free = 4;          // blocks per pool, more than gc_foreground_free
+  uint32_t gc_victim = BOOT_GC_VICTIM_GREEDY;
+  uint32_t wl_static_spread = 0;            // erase-count spread that triggers static WL; 0 off
+  std::string alloc_order = "CWDP";         // striping order, fastest varying level first
+  bool multi_plane = true;
+  uint32_t fsp_policy = BOOT_FSP_BASELINE;
+  bool dftl_whole_tp = false;
+  uint32_t tpftl_prefetch_max = 64;         // mappings one selective prefetch brings at most
+};
+
 struct FirmwareConfig {
-  std::string elf;  // empty: the firmware built with the simulator
+  std::string elf;  // empty: the firmware built with the simulator (the product FTL)
   uint32_t scheme = BOOT_SCHEME_DFTL;
   RqrmiConfig rqrmi;
 };
@@ -119,11 +141,11 @@ struct HostLinkConfig {
 };
 
 struct HostConfig {
-  // Bytes the host may address. The default suits the test firmware; the FTL derives the real
-  // value from the NAND and its over-provisioning.
-  uint64_t capacity_bytes = uint64_t{256} << 20;
+  // Bytes the host may address; 0: derived from the NAND, floor(physical pages x (1 - ftl.op))
+  // pages of host.page_size (Soc resolves it).
+  uint64_t capacity_bytes = 0;
   uint32_t sector_bytes = 512;     // host sector (LBA) size
-  uint32_t page_bytes = 4096;      // logical page: one LPN
+  uint32_t page_bytes = 0;         // logical page: one LPN; 0: the NAND page size
   uint32_t max_commands = 128;     // HIC command slots the firmware may hold at once
   HostLinkConfig link;
   bool oracle = true;              // check every read against the versions written
@@ -149,6 +171,7 @@ struct SocConfig {
   SramConfig sram;
   DramConfig dram;
   FirmwareConfig firmware;
+  FtlConfig ftl;
   SimConfig sim;
   NandConfig nand;
   NfcConfig nfc;

@@ -1,0 +1,230 @@
+#include "ftl/block.h"
+
+#include "boot_config.h"
+#include "lib/bitmap.h"
+
+bool block_order_valid(uint32_t alloc_order) {
+  uint32_t seen = 0;
+  for (uint32_t position = 0; position < 4u; ++position) {
+    seen |= 1u << BOOT_ALLOC_ORDER_LEVEL(alloc_order, position);
+  }
+  return seen == 0xFu && (alloc_order >> 8) == 0;
+}
+
+bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
+                uint32_t alloc_order, arena_t *arena) {
+  const nand_geometry_t *g = geometry;
+  blocks->geometry = *g;
+  blocks->unit_planes = multi_plane ? g->planes : 1u;
+  blocks->level_size[BOOT_ALLOC_LEVEL_CHANNEL] = g->channels;
+  blocks->level_size[BOOT_ALLOC_LEVEL_WAY] = g->ways;
+  blocks->level_size[BOOT_ALLOC_LEVEL_DIE] = g->dies;
+  blocks->level_size[BOOT_ALLOC_LEVEL_PLANE] = g->planes / blocks->unit_planes;
+  for (uint32_t position = 0; position < 4u; ++position) {
+    blocks->order[position] = BOOT_ALLOC_ORDER_LEVEL(alloc_order, position);
+  }
+  blocks->unit_count = g->channels * g->ways * g->dies * (g->planes / blocks->unit_planes);
+  blocks->groups_per_unit = g->blocks;
+  blocks->group_count = blocks->unit_count * g->blocks;
+  blocks->wordlines = g->pages / g->bits_per_cell;
+  blocks->pages_per_wordline_unit = g->bits_per_cell * blocks->unit_planes;
+  blocks->retired_groups = 0;
+  for (uint32_t s = 0; s < BLOCK_STREAM_COUNT; ++s) {
+    blocks->cursor[s] = 0;
+  }
+  uint32_t total_pages = (uint32_t)nand_total_pages(g);
+  blocks->groups = (block_group_t *)arena_alloc(arena, "block_groups",
+                                                blocks->group_count * sizeof(block_group_t));
+  blocks->free_count =
+      (uint32_t *)arena_alloc(arena, "block_free_counts", blocks->unit_count * sizeof(uint32_t));
+  blocks->valid_bitmap = (uint32_t *)arena_alloc(arena, "page_validity",
+                                                 bitmap_words(total_pages) * sizeof(uint32_t));
+  blocks->open_group = (uint32_t *)arena_alloc(
+      arena, "block_open_groups", BLOCK_STREAM_COUNT * blocks->unit_count * sizeof(uint32_t));
+  if (blocks->groups == 0 || blocks->free_count == 0 || blocks->valid_bitmap == 0 ||
+      blocks->open_group == 0) {
+    return false;
+  }
+  for (uint32_t u = 0; u < blocks->unit_count; ++u) {
+    blocks->free_count[u] = g->blocks;
+  }
+  for (uint32_t i = 0; i < BLOCK_STREAM_COUNT * blocks->unit_count; ++i) {
+    blocks->open_group[i] = BLOCK_NONE;
+  }
+  return true;
+}
+
+uint32_t block_unit_of_group(const block_manager_t *blocks, uint32_t group) {
+  return group / blocks->groups_per_unit;
+}
+
+uint32_t block_group_of(const block_manager_t *blocks, uint32_t ppn) {
+  const nand_geometry_t *g = &blocks->geometry;
+  uint32_t physical_block = ppn / g->pages;
+  uint32_t block = physical_block % g->blocks;
+  uint32_t global_plane = physical_block / g->blocks;
+  uint32_t die = global_plane / g->planes;
+  uint32_t plane = global_plane % g->planes;
+  uint32_t units_per_die = g->planes / blocks->unit_planes;
+  uint32_t unit = die * units_per_die + plane / blocks->unit_planes;
+  return unit * g->blocks + block;
+}
+
+uint32_t block_group_ppn(const block_manager_t *blocks, uint32_t group, uint32_t page) {
+  const nand_geometry_t *g = &blocks->geometry;
+  uint32_t unit = group / g->blocks;
+  uint32_t block = group % g->blocks;
+  uint32_t units_per_die = g->planes / blocks->unit_planes;
+  uint32_t die = unit / units_per_die;
+  uint32_t plane = (unit % units_per_die) * blocks->unit_planes;
+  uint32_t global_plane = die * g->planes + plane;
+  return (global_plane * g->blocks + block) * g->pages + page;
+}
+
+/* The unit at striping position `position`: the first level of the order varies fastest. */
+static uint32_t unit_at(const block_manager_t *blocks, uint32_t position) {
+  uint32_t coordinate[4];
+  for (uint32_t i = 0; i < 4u; ++i) {
+    uint32_t level = blocks->order[i];
+    coordinate[level] = position % blocks->level_size[level];
+    position /= blocks->level_size[level];
+  }
+  uint32_t unit = coordinate[BOOT_ALLOC_LEVEL_CHANNEL];
+  unit = unit * blocks->level_size[BOOT_ALLOC_LEVEL_WAY] + coordinate[BOOT_ALLOC_LEVEL_WAY];
+  unit = unit * blocks->level_size[BOOT_ALLOC_LEVEL_DIE] + coordinate[BOOT_ALLOC_LEVEL_DIE];
+  return unit * blocks->level_size[BOOT_ALLOC_LEVEL_PLANE] + coordinate[BOOT_ALLOC_LEVEL_PLANE];
+}
+
+/* Dynamic wear levelling: the free group of the unit with the fewest erases (the lowest index
+ * among equals, so runs are deterministic). */
+static uint32_t least_worn_free(const block_manager_t *blocks, uint32_t unit) {
+  uint32_t best = BLOCK_NONE;
+  uint32_t first = unit * blocks->groups_per_unit;
+  for (uint32_t group = first; group < first + blocks->groups_per_unit; ++group) {
+    const block_group_t *candidate = &blocks->groups[group];
+    if (candidate->state == BLOCK_FREE &&
+        (best == BLOCK_NONE || candidate->erase_count < blocks->groups[best].erase_count)) {
+      best = group;
+    }
+  }
+  return best;
+}
+
+uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free) {
+  for (uint32_t tried = 0; tried < blocks->unit_count; ++tried) {
+    uint32_t position = blocks->cursor[stream];
+    blocks->cursor[stream] = (position + 1u) % blocks->unit_count;
+    uint32_t unit = unit_at(blocks, position);
+    uint32_t *open = &blocks->open_group[stream * blocks->unit_count + unit];
+    if (*open == BLOCK_NONE) {
+      if (blocks->free_count[unit] <= keep_free) {
+        continue;
+      }
+      uint32_t group = least_worn_free(blocks, unit);
+      if (group == BLOCK_NONE) {
+        continue;
+      }
+      block_group_t *opened = &blocks->groups[group];
+      opened->state = BLOCK_OPEN;
+      opened->stream = (uint8_t)stream;
+      opened->next_wordline = 0;
+      --blocks->free_count[unit];
+      *open = group;
+    }
+    block_group_t *target = &blocks->groups[*open];
+    uint32_t wordline = target->next_wordline++;
+    target->unsettled_pages += (uint16_t)blocks->pages_per_wordline_unit;
+    uint32_t ppn = block_group_ppn(blocks, *open, wordline * blocks->geometry.bits_per_cell);
+    if (target->next_wordline == blocks->wordlines) {
+      target->state = BLOCK_FULL;
+      *open = BLOCK_NONE;
+    }
+    return ppn;
+  }
+  return BLOCK_NONE;
+}
+
+void block_page_settled(block_manager_t *blocks, uint32_t ppn) {
+  --blocks->groups[block_group_of(blocks, ppn)].unsettled_pages;
+}
+
+bool block_collectable(const block_manager_t *blocks, uint32_t group) {
+  const block_group_t *candidate = &blocks->groups[group];
+  return candidate->state == BLOCK_FULL && candidate->unsettled_pages == 0;
+}
+
+void block_page_validate(block_manager_t *blocks, uint32_t ppn) {
+  if (!bitmap_test(blocks->valid_bitmap, ppn)) {
+    bitmap_set(blocks->valid_bitmap, ppn);
+    ++blocks->groups[block_group_of(blocks, ppn)].valid_pages;
+  }
+}
+
+void block_page_invalidate(block_manager_t *blocks, uint32_t ppn) {
+  if (bitmap_test(blocks->valid_bitmap, ppn)) {
+    bitmap_clear(blocks->valid_bitmap, ppn);
+    --blocks->groups[block_group_of(blocks, ppn)].valid_pages;
+  }
+}
+
+bool block_page_valid(const block_manager_t *blocks, uint32_t ppn) {
+  return bitmap_test(blocks->valid_bitmap, ppn);
+}
+
+void block_mark_victim(block_manager_t *blocks, uint32_t group) {
+  blocks->groups[group].state = BLOCK_VICTIM;
+}
+
+void block_erased(block_manager_t *blocks, uint32_t group) {
+  block_group_t *erased = &blocks->groups[group];
+  const nand_geometry_t *g = &blocks->geometry;
+  /* The planes of a group are consecutive in PPN order, a whole plane (blocks * pages) apart. */
+  uint32_t first = block_group_ppn(blocks, group, 0);
+  for (uint32_t plane = 0; plane < blocks->unit_planes; ++plane) {
+    bitmap_clear_range(blocks->valid_bitmap, first + plane * g->blocks * g->pages, g->pages);
+  }
+  erased->valid_pages = 0;
+  erased->state = BLOCK_FREE;
+  ++erased->erase_count;
+  ++blocks->free_count[block_unit_of_group(blocks, group)];
+}
+
+void block_retire(block_manager_t *blocks, uint32_t group) {
+  block_group_t *retired = &blocks->groups[group];
+  uint32_t unit = block_unit_of_group(blocks, group);
+  if (retired->state == BLOCK_FREE) {
+    --blocks->free_count[unit];
+  } else if (retired->state == BLOCK_OPEN) {
+    blocks->open_group[retired->stream * blocks->unit_count + unit] = BLOCK_NONE;
+  }
+  retired->state = BLOCK_RETIRED;
+  ++blocks->retired_groups;
+}
+
+uint32_t block_min_free(const block_manager_t *blocks) {
+  uint32_t fewest = blocks->free_count[0];
+  for (uint32_t u = 1; u < blocks->unit_count; ++u) {
+    if (blocks->free_count[u] < fewest) {
+      fewest = blocks->free_count[u];
+    }
+  }
+  return fewest;
+}
+
+block_wear_t block_wear(const block_manager_t *blocks) {
+  block_wear_t wear = {0xFFFFFFFFu, 0, 0, 0};
+  for (uint32_t group = 0; group < blocks->group_count; ++group) {
+    const block_group_t *g = &blocks->groups[group];
+    if (g->state == BLOCK_RETIRED) {
+      continue;
+    }
+    wear.min = g->erase_count < wear.min ? g->erase_count : wear.min;
+    wear.max = g->erase_count > wear.max ? g->erase_count : wear.max;
+    wear.sum += g->erase_count;
+    ++wear.groups;
+  }
+  if (wear.groups == 0) {
+    wear.min = 0;
+  }
+  return wear;
+}

@@ -1,0 +1,121 @@
+/* Block management: the state, valid count and erase count of every block, the page-validity
+ * table, the free-block pools and the allocation of wordlines to the write streams.
+ *
+ * Allocation works on units: a unit is one plane, or, with multi-plane operation, one die whose
+ * planes are programmed and erased together (a "group" is then block b of every plane of the
+ * die; without multi-plane a group is one block). Each unit keeps a pool of free groups. Every
+ * stream (host data, GC data, translation pages) has its own open group in every unit and a
+ * cursor that stripes successive wordlines over the units in the scenario's order (CWDP and the
+ * others: the first level varies fastest). Dynamic wear levelling: a stream opening a group takes
+ * the least-worn free group of the unit.
+ *
+ * Nothing here touches hardware: the flash layer and GC drive it, and the host tests check it. */
+#ifndef SSDVP_FIRMWARE_FTL_BLOCK_H
+#define SSDVP_FIRMWARE_FTL_BLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/arena.h"
+#include "nand_geometry.h"
+
+#define BLOCK_NONE 0xFFFFFFFFu
+
+typedef enum block_stream {
+  BLOCK_STREAM_HOST = 0,
+  BLOCK_STREAM_GC = 1,
+  BLOCK_STREAM_TRANSLATION = 2,
+  BLOCK_STREAM_COUNT = 3
+} block_stream_t;
+
+typedef enum block_state {
+  BLOCK_FREE = 0,    /* erased, in its unit's pool */
+  BLOCK_OPEN = 1,    /* a stream is programming it */
+  BLOCK_FULL = 2,    /* every wordline programmed: a GC candidate */
+  BLOCK_VICTIM = 3,  /* being collected */
+  BLOCK_RETIRED = 4, /* bad: never used again */
+} block_state_t;
+
+/* Per group (the planes of a multi-plane group share it). */
+typedef struct block_group {
+  uint32_t erase_count;
+  uint32_t valid_pages; /* over the planes of the group */
+  uint16_t next_wordline;   /* while OPEN */
+  uint16_t unsettled_pages; /* allocated pages whose program or mapping update is not done */
+  uint8_t state;            /* block_state_t */
+  uint8_t stream;           /* block_stream_t that opened it */
+} block_group_t;
+
+typedef struct block_manager {
+  nand_geometry_t geometry;
+  uint32_t unit_planes;       /* planes per unit: 1, or planes with multi-plane */
+  uint32_t unit_count;
+  uint32_t groups_per_unit;   /* = blocks per plane */
+  uint32_t group_count;       /* unit_count * groups_per_unit */
+  uint32_t wordlines;         /* per block */
+  uint32_t pages_per_wordline_unit; /* bits_per_cell * unit_planes: pages one program writes */
+  uint32_t level_size[4];     /* units along channel, way, die, plane (BOOT_ALLOC_LEVEL_*) */
+  uint32_t order[4];          /* the levels, fastest first */
+  block_group_t *groups;      /* [unit * groups_per_unit + group] */
+  uint32_t *free_count;       /* per unit */
+  uint32_t *valid_bitmap;     /* one bit per physical page, by PPN */
+  uint32_t *open_group;       /* [stream * unit_count + unit]: group index or BLOCK_NONE */
+  uint32_t cursor[BLOCK_STREAM_COUNT]; /* striping position of each stream */
+  uint32_t retired_groups;
+} block_manager_t;
+
+/* Sizes everything from the geometry and takes the tables from the arena; false when they do
+ * not fit (the arena records what). alloc_order: BOOT_ALLOC_ORDER_LEVEL fields; it must name
+ * each level once (block_order_valid). All groups start FREE with erase count 0. */
+bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
+                uint32_t alloc_order, arena_t *arena);
+
+/* Whether alloc_order names each of the four levels exactly once. */
+bool block_order_valid(uint32_t alloc_order);
+
+/* Group index (unit * groups_per_unit + block) of a PPN, and the PPN of page `page` of the
+ * group's first plane. */
+uint32_t block_group_of(const block_manager_t *blocks, uint32_t ppn);
+uint32_t block_group_ppn(const block_manager_t *blocks, uint32_t group, uint32_t page);
+uint32_t block_unit_of_group(const block_manager_t *blocks, uint32_t group);
+
+/* The PPN of the next wordline (its LSB page on the unit's first plane) for `stream`: the next
+ * unit in striping order that has an open group, or more than `keep_free` free groups (it opens
+ * the least-worn one; the host stream keeps the GC reserve this way). BLOCK_NONE when no unit
+ * has room. The wordline counts as written from now on; the
+ * group turns FULL with its last wordline. Its pages are unsettled until block_page_settled. */
+uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free);
+
+/* A page of an allocated wordline is settled: programmed and its mapping (or padding) done.
+ * GC takes only groups whose pages are all settled, so validity is final. */
+void block_page_settled(block_manager_t *blocks, uint32_t ppn);
+
+/* Whether a group may be collected: FULL with every page settled. */
+bool block_collectable(const block_manager_t *blocks, uint32_t group);
+
+/* Page validity: set when a mapping points at the page, cleared when it stops. */
+void block_page_validate(block_manager_t *blocks, uint32_t ppn);
+void block_page_invalidate(block_manager_t *blocks, uint32_t ppn);
+bool block_page_valid(const block_manager_t *blocks, uint32_t ppn);
+
+/* A FULL group chosen for collection (or wear levelling) becomes a VICTIM. */
+void block_mark_victim(block_manager_t *blocks, uint32_t group);
+/* The group was erased: FREE again, one more erase, back in its unit's pool. Its valid count
+ * must be zero. */
+void block_erased(block_manager_t *blocks, uint32_t group);
+/* A program or erase failed: the group is never used again (an open group stops being open). */
+void block_retire(block_manager_t *blocks, uint32_t group);
+
+/* Free groups of the unit with the fewest. */
+uint32_t block_min_free(const block_manager_t *blocks);
+
+/* Erase counts over the groups that are not retired. */
+typedef struct block_wear {
+  uint32_t min;
+  uint32_t max;
+  uint64_t sum;
+  uint32_t groups;
+} block_wear_t;
+block_wear_t block_wear(const block_manager_t *blocks);
+
+#endif

@@ -1,0 +1,162 @@
+#include "ftl/flash.h"
+
+#include "hal/nfc.h"
+
+static uint32_t pow2_at_least(uint32_t value) {
+  uint32_t power = 2u;
+  while (power < value) {
+    power <<= 1;
+  }
+  return power;
+}
+
+/* Runs in the NFC interrupt: only queues. The queue holds one entry per record, so it cannot
+ * overflow. */
+static void queue_completion(const nfc_completion_t *completion, void *context) {
+  flash_layer_t *flash = (flash_layer_t *)context;
+  uint32_t head = flash->queue_head;
+  flash->queue[head & flash->queue_mask] = *completion;
+  flash->queue_head = head + 1u;
+}
+
+bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry, uint32_t op_count,
+                arena_t *arena) {
+  flash->geometry = *geometry;
+  flash->io_per_op = geometry->bits_per_cell * geometry->planes;
+  flash->oob_words = (geometry->oob_bytes + 3u) / 4u;
+  flash->op_count = op_count;
+  uint32_t ring_entries = pow2_at_least(op_count);
+  flash->queue_mask = ring_entries - 1u;
+  flash->queue_head = 0;
+  flash->queue_tail = 0;
+  flash->ops = (flash_op_t *)arena_alloc(arena, "flash_ops", op_count * sizeof(flash_op_t));
+  nfc_io_t *io = (nfc_io_t *)arena_alloc(arena, "flash_io_lists",
+                                         op_count * flash->io_per_op * sizeof(nfc_io_t));
+  uint32_t *oob = (uint32_t *)arena_alloc(
+      arena, "flash_oob", op_count * flash->io_per_op * flash->oob_words * sizeof(uint32_t));
+  flash->queue = (nfc_completion_t *)arena_alloc(arena, "flash_completion_queue",
+                                                 ring_entries * sizeof(nfc_completion_t));
+  nfc_desc_t *descriptor_ring = (nfc_desc_t *)arena_alloc_aligned(
+      arena, "nfc_descriptor_ring", ring_entries * sizeof(nfc_desc_t), NFC_DESC_BYTES);
+  nfc_completion_t *completion_ring = (nfc_completion_t *)arena_alloc_aligned(
+      arena, "nfc_completion_ring", ring_entries * sizeof(nfc_completion_t),
+      NFC_COMPLETION_BYTES);
+  flash->deferred = (nfc_completion_t *)arena_alloc(arena, "flash_deferred_completions",
+                                                    op_count * sizeof(nfc_completion_t));
+  flash->deferred_count = 0;
+  if (flash->ops == 0 || io == 0 || oob == 0 || flash->queue == 0 || descriptor_ring == 0 ||
+      completion_ring == 0 || flash->deferred == 0) {
+    return false;
+  }
+  flash->free_ops = 0;
+  for (uint32_t i = op_count; i-- > 0;) {
+    flash_op_t *op = &flash->ops[i];
+    op->io = io + i * flash->io_per_op;
+    op->oob = oob + i * flash->io_per_op * flash->oob_words;
+    op->next_free = flash->free_ops;
+    flash->free_ops = op;
+  }
+  flash->free_count = op_count;
+  nfc_start(descriptor_ring, ring_entries, completion_ring, ring_entries, queue_completion, flash);
+  return true;
+}
+
+flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner) {
+  flash_op_t *op = flash->free_ops;
+  if (op == 0) {
+    return 0;
+  }
+  flash->free_ops = op->next_free;
+  --flash->free_count;
+  op->done = done;
+  op->owner = owner;
+  op->user = 0;
+  for (uint32_t i = 0; i < flash->io_per_op; ++i) {
+    op->io[i].buffer = 0;
+    op->io[i].oob = 0;
+    op->io[i].meta_bytes = 0;
+    op->io[i].reserved = 0;
+  }
+  return op;
+}
+
+void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *slot,
+                   bool with_oob) {
+  op->io[i].buffer = (uint32_t)(uintptr_t)slot;
+  op->io[i].oob = with_oob ? (uint32_t)(uintptr_t)flash_oob(flash, op, i) : 0u;
+  op->io[i].meta_bytes = 0;
+}
+
+void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *page) {
+  op->io[i].buffer = (uint32_t)(uintptr_t)page;
+  op->io[i].oob = (uint32_t)(uintptr_t)flash_oob(flash, op, i);
+  op->io[i].meta_bytes = flash->geometry.page_bytes;
+}
+
+static void submit(flash_op_t *op, nfc_desc_t descriptor, uint32_t ppn, uint32_t planes) {
+  op->ppn = ppn;
+  op->planes = planes;
+  nfc_submit(&descriptor);
+}
+
+void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
+  submit(op, nfc_read_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), ppn, planes);
+}
+
+void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
+  submit(op, nfc_program_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), ppn,
+         planes);
+}
+
+void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
+  submit(op, nfc_erase_descriptor((uint32_t)(op - flash->ops), ppn, planes), ppn, planes);
+}
+
+static void complete(flash_layer_t *flash, const nfc_completion_t *completion) {
+  flash_op_t *op = &flash->ops[completion->id];
+  op->done(op, completion->status);
+  op->next_free = flash->free_ops;
+  flash->free_ops = op;
+  ++flash->free_count;
+}
+
+uint32_t flash_drain(flash_layer_t *flash) {
+  uint32_t drained = 0;
+  /* Callbacks may defer nothing here, but they may wait (flash_drain_if) and add to the set
+   * aside list: take it one entry at a time from the front. */
+  while (flash->deferred_count != 0) {
+    nfc_completion_t completion = flash->deferred[0];
+    --flash->deferred_count;
+    for (uint32_t i = 0; i < flash->deferred_count; ++i) {
+      flash->deferred[i] = flash->deferred[i + 1u];
+    }
+    complete(flash, &completion);
+    ++drained;
+  }
+  while (flash->queue_tail != flash->queue_head) {
+    nfc_completion_t completion = flash->queue[flash->queue_tail & flash->queue_mask];
+    ++flash->queue_tail;
+    complete(flash, &completion);
+    ++drained;
+  }
+  return drained;
+}
+
+uint32_t flash_drain_if(flash_layer_t *flash, bool (*accept)(const flash_op_t *op)) {
+  uint32_t ran = 0;
+  while (flash->queue_tail != flash->queue_head) {
+    nfc_completion_t completion = flash->queue[flash->queue_tail & flash->queue_mask];
+    ++flash->queue_tail;
+    if (accept(&flash->ops[completion.id])) {
+      complete(flash, &completion);
+      ++ran;
+    } else {
+      flash->deferred[flash->deferred_count++] = completion;
+    }
+  }
+  return ran;
+}
+
+bool flash_completion_waiting(const flash_layer_t *flash) {
+  return flash->deferred_count != 0 || flash->queue_tail != flash->queue_head;
+}

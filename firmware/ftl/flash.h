@@ -1,0 +1,84 @@
+/* The flash layer over hal/nfc: operation records with completion callbacks. Each record owns an
+ * io list and one OOB buffer per page it can move (a whole multi-plane wordline). The NFC
+ * interrupt handler only copies completions into a firmware queue; flash_drain, called from the
+ * main loop, runs the callbacks. A record returns to the pool when its callback returns.
+ *
+ * The OOB of a user page holds its LPN (word 0); the OOB of a translation page holds its TP
+ * number with FLASH_OOB_TRANSLATION set, so GC can tell them apart. */
+#ifndef SSDVP_FIRMWARE_FTL_FLASH_H
+#define SSDVP_FIRMWARE_FTL_FLASH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/arena.h"
+#include "nand_geometry.h"
+#include "nfc_desc.h"
+
+#define FLASH_OOB_TRANSLATION 0x80000000u
+#define FLASH_OOB_FILLER 0xFFFFFFFEu /* a padding page: no LPN */
+
+typedef struct flash_op flash_op_t;
+typedef void (*flash_done_fn)(flash_op_t *op, uint32_t status);
+
+struct flash_op {
+  flash_done_fn done;
+  void *owner;        /* the caller's: request, GC job, TP frame */
+  uint32_t ppn;       /* first page */
+  uint32_t planes;
+  uint32_t user;      /* the caller's */
+  nfc_io_t *io;       /* FLASH_MAX_IO entries */
+  uint32_t *oob;      /* oob_words per io entry */
+  flash_op_t *next_free;
+};
+
+typedef struct flash_layer {
+  nand_geometry_t geometry;
+  uint32_t io_per_op;  /* bits_per_cell * planes */
+  uint32_t oob_words;  /* oob_bytes / 4 */
+  flash_op_t *ops;
+  uint32_t op_count;
+  flash_op_t *free_ops;
+  uint32_t free_count;
+  nfc_completion_t *queue; /* completions the interrupt handler copied, for flash_drain */
+  uint32_t queue_mask;
+  volatile uint32_t queue_head; /* written by the handler */
+  uint32_t queue_tail;
+  nfc_completion_t *deferred; /* set aside by flash_drain_if, run first by flash_drain */
+  uint32_t deferred_count;
+} flash_layer_t;
+
+/* Takes op_count records (io lists, OOB buffers) and the NFC rings from the arena and starts the
+ * NFC. False when they do not fit. */
+bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry, uint32_t op_count,
+                arena_t *arena);
+
+/* A free record (io list cleared), or NULL when all are in flight. */
+flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner);
+
+static inline uint32_t *flash_oob(const flash_layer_t *flash, const flash_op_t *op, uint32_t i) {
+  return op->oob + i * flash->oob_words;
+}
+
+/* Points io entry i at a user-data slot (and its OOB buffer when with_oob). */
+void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *slot,
+                   bool with_oob);
+/* Points io entry i at a metadata page of page_bytes (and its OOB buffer). */
+void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *page);
+
+void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes);
+void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes);
+void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes);
+
+/* Runs the callbacks of every completion queued so far; returns how many. */
+uint32_t flash_drain(flash_layer_t *flash);
+
+/* Runs only the callbacks `accept` allows, setting the others aside in order for the next
+ * flash_drain; returns how many ran. For waits inside a module that must not reenter the
+ * others. */
+uint32_t flash_drain_if(flash_layer_t *flash, bool (*accept)(const flash_op_t *op));
+
+/* A completion is queued (for the check before WFI, interrupts disabled). */
+bool flash_completion_waiting(const flash_layer_t *flash);
+
+#endif

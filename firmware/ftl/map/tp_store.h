@@ -1,0 +1,127 @@
+/* The translation-page store: every read and write of a translation page (TP) goes through it.
+ *
+ * - Loads: a scheme's MISS names a TP; tp_store_load reads it (one read however many requests
+ *   wait: they queue on the frame), hands it to the scheme's tp_loaded with every waiter's LPN,
+ *   then resumes the waiters in the same call chain so they ask the scheme again.
+ * - Writebacks: dirty mappings a scheme evicts (map_env_t write_back_*) land in a frame, merged
+ *   with the TP's flash copy (read first when it exists) or its newer copy in memory; loads that
+ *   arrive meanwhile see the merged content.
+ * - Programs: dirty frames are buffered until a whole translation wordline is ready (readable
+ *   all the while), then programmed to the translation stream; padding pages complete a wordline
+ *   only when forced (flush, or frames running out). When a program completes, the GTD points at
+ *   the new page and the old one is invalidated.
+ * - GC of translation blocks: tp_store_relocate rewrites a still-current TP elsewhere.
+ *
+ * Frames are page-sized buffers from the arena. Writebacks never fail: the pipeline starts work
+ * that can evict only while tp_store_can_evict says the reserve is intact. Same-TP copies are
+ * programmed in order (a newer copy waits for the older one's program). */
+#ifndef SSDVP_FIRMWARE_FTL_MAP_TP_STORE_H
+#define SSDVP_FIRMWARE_FTL_MAP_TP_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fw_stats.h"
+#include "ftl/block.h"
+#include "ftl/flash.h"
+#include "ftl/map/gtd.h"
+#include "ftl/map/map.h"
+#include "lib/arena.h"
+#include "lib/hash.h"
+#include "lib/list.h"
+
+/* TPs one call of a scheme (lookup, update or tp_loaded) may write back; each may need two
+ * frames (the flash copy being read and the patches waiting for it). */
+#define TP_STORE_EVICTIONS_PER_CALL 4u
+#define TP_STORE_RESERVE_FRAMES (2u * TP_STORE_EVICTIONS_PER_CALL)
+/* Flash records loads leave for writebacks and TP programs. */
+#define TP_STORE_RESERVE_RECORDS 2u
+/* Most pages one translation wordline program writes (the FTL refuses larger geometries). */
+#define TP_STORE_MAX_UNIT_PAGES 64u
+/* Frames for loads in flight beyond the reserve and a wordline of dirty TPs. */
+#define TP_STORE_LOAD_FRAMES 8u
+
+typedef struct tp_waiter tp_waiter_t;
+struct tp_waiter {
+  tp_waiter_t *next;
+  uint32_t lpn;                  /* the LPN it wants (for tp_loaded) */
+  const map_request_t *request;  /* the host command it serves, or NULL */
+  bool host_read;                /* counts the TP read as one a host read waited for */
+  void (*resume)(tp_waiter_t *waiter);
+};
+
+typedef enum tp_load_result {
+  TP_LOAD_DONE,    /* the TP was in memory: tp_loaded has run, ask the scheme again now */
+  TP_LOAD_WAITING, /* the waiter's resume runs once the TP is in */
+  TP_LOAD_STALLED, /* no frame or flash record free now: try again after tp_store_progress */
+} tp_load_result_t;
+
+typedef struct tp_frame {
+  list_node_t link; /* free list or dirty FIFO */
+  uint32_t tp;
+  uint32_t state;   /* tp_frame_state_t (tp_store.c) */
+  uint32_t *entries;
+  uint32_t *patched; /* bitmap of entries set by writebacks while the flash copy is read */
+  uint32_t older;    /* frame of an older copy of the same TP still loading or programming */
+  uint32_t newer;
+  bool keep;         /* a load's frame becomes dirty instead of free (patched, or relocated) */
+  tp_waiter_t *waiters;
+  tp_waiter_t *waiters_tail;
+} tp_frame_t;
+
+typedef struct tp_store {
+  const map_scheme_t *scheme;
+  flash_layer_t *flash;
+  block_manager_t *blocks;
+  gtd_t *gtd;
+  fw_stats_t *stats;
+  uint32_t entries_per_tp;
+  uint32_t page_bytes;
+  uint32_t frame_count;
+  tp_frame_t *frames;
+  hash_table_t newest; /* TP -> its newest frame */
+  list_node_t free_frames;
+  list_node_t dirty_fifo;
+  uint32_t free_count;
+  uint32_t dirty_count;
+  uint32_t programs_in_flight;
+  uint32_t reads_in_flight;
+  uint32_t *unmapped_page; /* entries_per_tp x PPN_UNMAPPED: a TP never written */
+  uint32_t *filler_page;   /* padding */
+  uint32_t *wanted;        /* tp_loaded arguments, waiter_capacity each */
+  const map_request_t **requests;
+  uint32_t waiter_capacity;
+  bool progressed; /* a frame or flash record came free since the last tp_store_take_progress */
+} tp_store_t;
+
+/* waiter_capacity: the most waiters that can exist at once (page requests, buffer slots, GC
+ * moves). False when the frames do not fit in the arena. */
+bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t *flash,
+                   block_manager_t *blocks, gtd_t *gtd, fw_stats_t *stats,
+                   uint32_t entries_per_tp, uint32_t waiter_capacity, arena_t *arena);
+
+tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *waiter);
+
+/* The map_env_t callbacks (write_back_patches, write_back_page) forward here. */
+void tp_store_write_back_patches(tp_store_t *store, uint32_t tp, const map_patch_t *patches,
+                                 uint32_t count);
+void tp_store_write_back_page(tp_store_t *store, uint32_t tp, const uint32_t *entries);
+
+/* Whether work that may make the scheme evict can start (the writeback reserve is free). */
+bool tp_store_can_evict(const tp_store_t *store);
+
+/* GC found TP `tp` at `ppn`: if that is still its current copy, it will be rewritten elsewhere.
+ * False when no frame is free now (try again later). */
+bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t ppn);
+
+/* Programs whole translation wordlines of dirty TPs; with `force`, a last partial one too
+ * (padded). Also forces one when frames run short. */
+void tp_store_pump(tp_store_t *store, bool force);
+
+/* No TP read or program in flight and nothing dirty. */
+bool tp_store_idle(const tp_store_t *store);
+
+/* True once after a frame or flash record came free (stalled loads may retry). */
+bool tp_store_take_progress(tp_store_t *store);
+
+#endif

@@ -1,0 +1,200 @@
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+extern "C" {
+#include "boot_config.h"
+#include "ftl/block.h"
+#include "ftl/gc/victim.h"
+#include "ftl/map/gtd.h"
+#include "ftl/map/map.h"
+}
+
+namespace {
+
+constexpr uint32_t order_of(uint32_t l0, uint32_t l1, uint32_t l2, uint32_t l3) {
+  return l0 | l1 << 2 | l2 << 4 | l3 << 6;
+}
+constexpr uint32_t kCWDP = order_of(BOOT_ALLOC_LEVEL_CHANNEL, BOOT_ALLOC_LEVEL_WAY,
+                                    BOOT_ALLOC_LEVEL_DIE, BOOT_ALLOC_LEVEL_PLANE);
+constexpr uint32_t kPDWC = order_of(BOOT_ALLOC_LEVEL_PLANE, BOOT_ALLOC_LEVEL_DIE,
+                                    BOOT_ALLOC_LEVEL_WAY, BOOT_ALLOC_LEVEL_CHANNEL);
+
+struct BlockTest : ::testing::Test {
+  nand_geometry_t geometry{2, 2, 1, 2, 4, 8, 4096, 64, 2};  // 8 planes, 4 wordlines per block
+  alignas(8) uint8_t memory[16384];
+  arena_t arena;
+  block_manager_t blocks;
+  void SetUp() override { arena_init(&arena, memory, sizeof memory, FW_STATS_LOCATION_SRAM); }
+  void init(bool multi_plane, uint32_t order) {
+    ASSERT_TRUE(block_init(&blocks, &geometry, multi_plane, order, &arena));
+  }
+  uint32_t ppn(uint32_t channel, uint32_t way, uint32_t plane, uint32_t block, uint32_t page) {
+    nand_address_t a{channel, way, 0, plane, block, page};
+    return nand_ppn(&geometry, &a);
+  }
+};
+
+TEST_F(BlockTest, OrderMustNameEachLevelOnce) {
+  EXPECT_TRUE(block_order_valid(kCWDP));
+  EXPECT_TRUE(block_order_valid(kPDWC));
+  EXPECT_FALSE(block_order_valid(order_of(0, 0, 2, 3)));
+  EXPECT_FALSE(block_order_valid(kCWDP | 1u << 8));
+}
+
+TEST_F(BlockTest, CwdpStripesChannelsFirstThenWaysThenPlanes) {
+  init(false, kCWDP);
+  EXPECT_EQ(blocks.unit_count, 8u);
+  std::vector<uint32_t> expected = {ppn(0, 0, 0, 0, 0), ppn(1, 0, 0, 0, 0), ppn(0, 1, 0, 0, 0),
+                                    ppn(1, 1, 0, 0, 0), ppn(0, 0, 1, 0, 0), ppn(1, 0, 1, 0, 0),
+                                    ppn(0, 1, 1, 0, 0), ppn(1, 1, 1, 0, 0),
+                                    // second round: wordline 1 = page bits_per_cell
+                                    ppn(0, 0, 0, 0, 2)};
+  for (uint32_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), expected[i]) << i;
+  }
+}
+
+TEST_F(BlockTest, PdwcStripesPlanesFirstAndStreamsUseSeparateBlocks) {
+  init(false, kPDWC);
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 0, 0));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 1, 0, 0));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 1, 0, 0, 0));
+  // The GC stream opens its own block (the next least-worn free one: block 1) in the same unit.
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 1, 0));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(0, 0, 0, 2, 0));
+  EXPECT_EQ(blocks.free_count[0], 1u);
+  EXPECT_EQ(blocks.groups[block_group_of(&blocks, ppn(0, 0, 0, 1, 0))].stream, BLOCK_STREAM_GC);
+}
+
+TEST_F(BlockTest, GroupsFillAndDynamicWearLevellingTakesTheLeastWorn) {
+  init(false, kCWDP);
+  // Use only unit 0 by allocating a full round each time and keeping unit 0's results.
+  auto next_on_unit0 = [&] {
+    uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
+    for (uint32_t i = 1; i < blocks.unit_count; ++i) block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
+    return first;
+  };
+  for (uint32_t wl = 0; wl < 4; ++wl) EXPECT_EQ(next_on_unit0(), ppn(0, 0, 0, 0, wl * 2));
+  uint32_t group0 = block_group_of(&blocks, ppn(0, 0, 0, 0, 0));
+  EXPECT_EQ(blocks.groups[group0].state, BLOCK_FULL);
+  EXPECT_EQ(blocks.groups[group0].unsettled_pages, 8u);
+  EXPECT_FALSE(block_collectable(&blocks, group0));
+  for (uint32_t page = 0; page < 8; ++page) block_page_settled(&blocks, ppn(0, 0, 0, 0, page));
+  EXPECT_TRUE(block_collectable(&blocks, group0));
+  // Wear blocks 1 and 2 so block 3 is the least worn after block 0 is erased twice.
+  for (uint32_t b = 1; b <= 2; ++b) {
+    uint32_t g = block_group_of(&blocks, ppn(0, 0, 0, b, 0));
+    for (int i = 0; i < 3; ++i) block_erased(&blocks, g), blocks.free_count[0]--;
+  }
+  block_mark_victim(&blocks, group0);
+  block_erased(&blocks, group0);
+  block_mark_victim(&blocks, group0);
+  blocks.free_count[0]--;
+  block_erased(&blocks, group0);
+  EXPECT_EQ(blocks.groups[group0].erase_count, 2u);
+  EXPECT_EQ(next_on_unit0(), ppn(0, 0, 0, 3, 0));  // 0 erases
+  block_wear_t wear = block_wear(&blocks);
+  EXPECT_EQ(wear.min, 0u);
+  EXPECT_EQ(wear.max, 3u);
+  EXPECT_EQ(wear.sum, 2u + 3u + 3u);
+  EXPECT_EQ(wear.groups, 32u);
+}
+
+TEST_F(BlockTest, ValidityCountsAndEraseClears) {
+  init(false, kCWDP);
+  uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
+  uint32_t group = block_group_of(&blocks, first);
+  block_page_validate(&blocks, first);
+  block_page_validate(&blocks, first + 1);
+  block_page_validate(&blocks, first + 1);  // idempotent
+  EXPECT_EQ(blocks.groups[group].valid_pages, 2u);
+  block_page_invalidate(&blocks, first);
+  block_page_invalidate(&blocks, first);
+  EXPECT_EQ(blocks.groups[group].valid_pages, 1u);
+  EXPECT_FALSE(block_page_valid(&blocks, first));
+  EXPECT_TRUE(block_page_valid(&blocks, first + 1));
+  block_page_invalidate(&blocks, first + 1);
+  block_mark_victim(&blocks, group);
+  block_erased(&blocks, group);
+  EXPECT_EQ(blocks.groups[group].state, BLOCK_FREE);
+  EXPECT_EQ(blocks.groups[group].erase_count, 1u);
+}
+
+TEST_F(BlockTest, MultiPlaneGroupsSpanTheDiesPlanes) {
+  init(true, kCWDP);
+  EXPECT_EQ(blocks.unit_count, 4u);
+  EXPECT_EQ(blocks.pages_per_wordline_unit, 4u);
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 0, 0));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(1, 0, 0, 0, 0));
+  // Plane 1 of a die belongs to the same group as plane 0.
+  EXPECT_EQ(block_group_of(&blocks, ppn(0, 0, 1, 2, 5)), block_group_of(&blocks, ppn(0, 0, 0, 2, 0)));
+  uint32_t group = block_group_of(&blocks, ppn(0, 0, 0, 0, 0));
+  block_page_validate(&blocks, ppn(0, 0, 1, 0, 0));
+  EXPECT_EQ(blocks.groups[group].valid_pages, 1u);
+  block_page_invalidate(&blocks, ppn(0, 0, 1, 0, 0));
+  block_page_validate(&blocks, ppn(0, 0, 1, 0, 3));
+  blocks.groups[group].valid_pages = 0;  // as GC leaves it after moving the page
+  block_erased(&blocks, group);
+  EXPECT_FALSE(block_page_valid(&blocks, ppn(0, 0, 1, 0, 3)));
+}
+
+TEST_F(BlockTest, RetiredGroupsAreSkippedAndExhaustionAnswersNone) {
+  nand_geometry_t tiny{1, 1, 1, 1, 2, 2, 4096, 64, 1};
+  geometry = tiny;
+  init(false, kCWDP);
+  // Opening a group needs more than keep_free free groups in the unit (the GC reserve).
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 2), BLOCK_NONE);
+  uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 1);
+  EXPECT_EQ(first, ppn(0, 0, 0, 0, 0));
+  block_retire(&blocks, block_group_of(&blocks, first));
+  EXPECT_EQ(blocks.retired_groups, 1u);
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 1, 0));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 1, 1));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), BLOCK_NONE);
+  EXPECT_EQ(block_min_free(&blocks), 0u);
+  EXPECT_EQ(block_wear(&blocks).groups, 1u);
+}
+
+TEST_F(BlockTest, GreedyPicksTheFullGroupWithFewestValidPagesAndColdestTheLeastErased) {
+  init(false, kCWDP);
+  ASSERT_EQ(victim_policy_for(BOOT_GC_VICTIM_GREEDY), &victim_policy_greedy);
+  EXPECT_EQ(victim_policy_for(BOOT_GC_VICTIM_COUNT), nullptr);
+  EXPECT_EQ(victim_policy_greedy.select(&blocks, BLOCK_NONE), BLOCK_NONE);
+  const uint32_t valid[4] = {5, 2, 7, 2};
+  const uint32_t erases[4] = {4, 3, 1, 9};
+  for (uint32_t b = 0; b < 4; ++b) {
+    block_group_t &g = blocks.groups[b];
+    g.state = BLOCK_FULL;
+    g.valid_pages = valid[b];
+    g.erase_count = erases[b];
+  }
+  blocks.groups[9].state = BLOCK_FULL;  // unit 2
+  blocks.groups[9].valid_pages = 1;
+  EXPECT_EQ(victim_policy_greedy.select(&blocks, 0), 1u);  // first of the two with 2
+  EXPECT_EQ(victim_policy_greedy.select(&blocks, BLOCK_NONE), 9u);
+  blocks.groups[9].unsettled_pages = 1;  // a program or update still pending: not yet
+  EXPECT_EQ(victim_policy_greedy.select(&blocks, BLOCK_NONE), 1u);
+  blocks.groups[9].unsettled_pages = 0;
+  blocks.groups[9].erase_count = 2;
+  EXPECT_EQ(victim_coldest(&blocks), 2u);
+}
+
+TEST(Gtd, StartsUnmappedAndAnswersTheOldLocation) {
+  alignas(8) static uint8_t memory[256];
+  arena_t arena;
+  arena_init(&arena, memory, sizeof memory, FW_STATS_LOCATION_SRAM);
+  gtd_t gtd;
+  EXPECT_FALSE(gtd_init(&gtd, 100, &arena));
+  arena_init(&arena, memory, sizeof memory, FW_STATS_LOCATION_SRAM);
+  ASSERT_TRUE(gtd_init(&gtd, 10, &arena));
+  EXPECT_EQ(arena.regions[0].bytes, 40u);
+  for (uint32_t tp = 0; tp < 10; ++tp) EXPECT_EQ(gtd_get(&gtd, tp), PPN_UNMAPPED);
+  EXPECT_EQ(gtd_set(&gtd, 3, 77), PPN_UNMAPPED);
+  EXPECT_EQ(gtd_set(&gtd, 3, 78), 77u);
+  EXPECT_EQ(gtd_get(&gtd, 3), 78u);
+}
+
+}  // namespace

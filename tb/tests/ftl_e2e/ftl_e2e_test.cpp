@@ -1,0 +1,282 @@
+// The product FTL end to end: ssdsim runs the firmware on the ISS in a child process with the
+// integrity oracle on, and the tests read stats.json ("ftl": tlm/system/ftl_metrics.h). Every
+// scheme runs random and sequential mixes, a nearly full device (GC), trims and partial pages;
+// static wear levelling, the boot-time budget check and determinism are checked once; and the
+// papers' behaviours are assertions with margins.
+//
+// The device of these tests: 2 channels x 1 chip x 1 die x 2 planes x 64 blocks x 16 pages of
+// 8 KiB (4 QLC wordlines per block): 4096 physical pages, 32 MiB; with 7 % over-provisioning
+// the host sees floor(4096 x 0.93) = 3809 pages.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "tb/report/stats_report.h"
+#include "tb/tests/support/ssdsim_runner.h"
+
+namespace ssdvp {
+namespace {
+
+using test::read_json;
+using test::run_ssdsim;
+using test::temp_dir;
+
+constexpr uint64_t kPageBytes = 8192;
+constexpr uint64_t kPhysicalPages = 2 * 1 * 1 * 2 * 64 * 16;
+constexpr uint64_t kHostPages = kPhysicalPages * 93 / 100;  // 7 % OP, rounded down
+constexpr uint64_t kHostBytes = kHostPages * kPageBytes;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string device_yaml(const std::string& scheme) {
+  return "name: ftl_e2e\nseed: 3\n"
+         "nand: {channels: 2, ways: 1, dies: 1, planes: 2, blocks: 64, pages: 16, "
+         "page_size: 8KiB}\n"
+         "firmware: {scheme: " + scheme + "}\n"
+         "host: {oracle: true}\n";
+}
+
+struct E2eRun {
+  test::SsdsimRun process;
+  nlohmann::json stats;
+};
+
+// Writes the scenario, runs it with `overrides`, and reads stats.json.
+E2eRun run_scenario(const std::string& name, const std::string& yaml,
+                    const std::string& overrides = "") {
+  const std::string dir = temp_dir("ftl_e2e_" + name);
+  const std::string path = dir + "/scenario.yaml";
+  std::ofstream(path) << yaml;
+  E2eRun run;
+  run.process = run_ssdsim(path + " " + overrides + " --out " + dir + "/out");
+  std::ifstream stats(dir + "/out/stats.json");
+  if (stats) run.stats = nlohmann::json::parse(stats);
+  return run;
+}
+
+// The run completed its workload with every read checked clean, and has FTL metrics.
+void expect_clean(const E2eRun& run) {
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.output;
+  EXPECT_EQ(run.stats["outcome"]["outcome"], "workload_done") << run.process.output;
+  EXPECT_TRUE(run.stats["host"]["oracle"]["enabled"].get<bool>());
+  EXPECT_GT(run.stats["host"]["oracle"]["pages_checked"].get<uint64_t>(), 0u);
+  ASSERT_TRUE(run.stats.contains("ftl")) << run.process.output;
+  ASSERT_FALSE(run.stats["ftl"].contains("error")) << run.stats["ftl"]["error"];
+  EXPECT_TRUE(run.stats["ftl"]["boot_complete"].get<bool>());
+}
+
+const nlohmann::json& phase(const E2eRun& run, size_t index) {
+  return run.stats["ftl"]["phases"].at(index);
+}
+
+// A sequential fill of the first `bytes`, then a read of all of it: every page checked.
+std::string fill_phase(uint64_t bytes) {
+  return fmt::format("    - name: fill\n      bytes: {}\n      streams:\n"
+                     "        - {{pattern: sequential, size: 64KiB, queue_depth: 8, "
+                     "working_set: {}}}\n",
+                     bytes, bytes);
+}
+
+std::string verify_phase(uint64_t bytes) {
+  return fmt::format("    - name: verify\n      bytes: {}\n      streams:\n"
+                     "        - {{pattern: sequential, read_fraction: 1.0, size: 64KiB, "
+                     "queue_depth: 8, working_set: {}}}\n",
+                     bytes, bytes);
+}
+
+class FtlScheme : public testing::TestWithParam<const char*> {};
+
+TEST_P(FtlScheme, RandomMix) {
+  const uint64_t set = 16 << 20;
+  const E2eRun run = run_scenario(
+      "random", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(set) +
+                    fmt::format("    - name: measure\n      requests: 3000\n      streams:\n"
+                                "        - {{pattern: random, read_fraction: 0.5, size: 8KiB, "
+                                "queue_depth: 16, working_set: {}}}\n",
+                                set) +
+                    verify_phase(set));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_EQ(phase(run, 0)["host_write_pages"], set / kPageBytes);
+  EXPECT_EQ(phase(run, 2)["host_read_pages"], set / kPageBytes);
+  EXPECT_EQ(phase(run, 1)["host_commands"], 3000u);
+}
+
+TEST_P(FtlScheme, SequentialMix) {
+  const uint64_t set = 16 << 20;
+  const E2eRun run = run_scenario(
+      "sequential", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(set) +
+                        fmt::format("    - name: measure\n      requests: 2000\n      streams:\n"
+                                    "        - {{pattern: sequential, read_fraction: 0.5, "
+                                    "size: 64KiB, queue_depth: 8, working_set: {}}}\n",
+                                    set) +
+                        verify_phase(set));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_EQ(phase(run, 1)["host_read_pages"].get<uint64_t>() +
+                phase(run, 1)["host_write_pages"].get<uint64_t>(),
+            2000u * 8);
+}
+
+// Nearly full with 7 % OP: the whole capacity written, then overwritten twice at random.
+TEST_P(FtlScheme, GcStress) {
+  const E2eRun run = run_scenario(
+      "gc", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(kHostBytes) +
+                fmt::format("    - name: overwrite\n      bytes: {}\n      streams:\n"
+                            "        - {{pattern: random, read_fraction: 0.0, size: 8KiB, "
+                            "queue_depth: 32}}\n",
+                            2 * kHostBytes) +
+                verify_phase(kHostBytes));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& overwrite = phase(run, 1);
+  EXPECT_GT(overwrite["gc"]["invocations"].get<uint64_t>(), 0u);
+  EXPECT_GT(overwrite["gc"]["pages_moved"].get<uint64_t>(), 0u);
+  EXPECT_GT(overwrite["waf"].get<double>(), 1.0);
+  EXPECT_EQ(phase(run, 2)["host_read_pages"], kHostPages);
+}
+
+TEST_P(FtlScheme, TrimmedPagesReadAsTrimmed) {
+  const uint64_t set = 8 << 20;
+  const E2eRun run = run_scenario(
+      "trim", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(set) +
+                  fmt::format("    - name: trim\n      requests: 2000\n      streams:\n"
+                              "        - {{pattern: random, read_fraction: 0.5, "
+                              "trim_fraction: 0.3, sizes: {{8KiB: 1, 32KiB: 1}}, "
+                              "queue_depth: 8, working_set: {}}}\n",
+                              set) +
+                  verify_phase(set));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_GT(phase(run, 1)["host_trim_pages"].get<uint64_t>(), 0u);
+}
+
+TEST_P(FtlScheme, PartialPagesMergeWithOldData) {
+  const uint64_t set = 8 << 20;
+  const E2eRun run = run_scenario(
+      "partial", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(set) +
+                     fmt::format("    - name: partial\n      requests: 2000\n      streams:\n"
+                                 "        - {{pattern: random, read_fraction: 0.5, "
+                                 "sizes: {{4KiB: 2, 12KiB: 1}}, align: 4KiB, queue_depth: 8, "
+                                 "working_set: {}}}\n",
+                                 set) +
+                     verify_phase(set));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_GT(phase(run, 1)["partial_page_merges"].get<uint64_t>(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, FtlScheme, testing::Values("ideal", "dftl", "tpftl", "sftl"));
+
+// ---- Once for the FTL -----------------------------------------------------------------------
+
+TEST(FtlWearLevelling, StaticWearLevellingBoundsTheSpread) {
+  constexpr uint32_t kSpread = 6;
+  // Fill, then rewrite a hot tenth over and over: without static WL the cold blocks never
+  // wear; with it their data moves once the spread passes the threshold.
+  const uint64_t hot = kHostBytes / 10 / kPageBytes * kPageBytes;
+  const E2eRun run = run_scenario(
+      "wl", device_yaml("dftl") + fmt::format("ftl: {{wl: {{static_spread: {}}}}}\n", kSpread) +
+                "workload:\n  phases:\n" + fill_phase(kHostBytes) +
+                fmt::format("    - name: hot\n      bytes: {}\n      streams:\n"
+                            "        - {{pattern: random, read_fraction: 0.0, size: 8KiB, "
+                            "queue_depth: 16, working_set: {}}}\n",
+                            40 * hot, hot) +
+                verify_phase(kHostBytes));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& erase = run.stats["ftl"]["run"]["erase_count"];
+  EXPECT_GT(run.stats["ftl"]["run"]["wl_migrations"].get<uint64_t>(), 0u);
+  // A migration starts once the spread passes the threshold; one more erase may land before.
+  EXPECT_LE(erase["max"].get<uint64_t>() - erase["min"].get<uint64_t>(), kSpread + 2);
+}
+
+TEST(FtlBudget, OverBudgetSramFailsAtBootWithTheBreakdown) {
+  // A 1 MiB map budget cannot fit in a 64 KiB SRAM.
+  const E2eRun run = run_scenario(
+      "budget", device_yaml("ideal") + "sram: {size: 64KiB}\nftl: {map_budget: 1MiB}\n");
+  EXPECT_NE(run.process.exit_code, 0) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "budget")) << run.process.output;
+  ASSERT_TRUE(run.stats.contains("ftl")) << run.process.output;
+  EXPECT_FALSE(run.stats["ftl"]["boot_complete"].get<bool>());
+  EXPECT_GT(run.stats["ftl"]["memory"]["regions"].size(), 0u);
+  // The breakdown on the console names every region stats.json lists.
+  for (const nlohmann::json& region : run.stats["ftl"]["memory"]["regions"]) {
+    EXPECT_TRUE(contains(run.process.output, region["name"].get<std::string>()))
+        << region["name"] << "\n" << run.process.output;
+  }
+}
+
+TEST(FtlDeterminism, SameScenarioTwiceGivesIdenticalStats) {
+  const uint64_t set = 8 << 20;
+  const std::string yaml =
+      device_yaml("tpftl") + "workload:\n  phases:\n" + fill_phase(set) +
+      fmt::format("    - name: measure\n      requests: 1500\n      streams:\n"
+                  "        - {{pattern: random, read_fraction: 0.6, size: 8KiB, "
+                  "queue_depth: 16, working_set: {}}}\n",
+                  set);
+  E2eRun a = run_scenario("determinism_a", yaml);
+  E2eRun b = run_scenario("determinism_b", yaml);
+  ASSERT_NO_FATAL_FAILURE(expect_clean(a));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(b));
+  for (nlohmann::json* stats : {&a.stats, &b.stats}) {
+    (*stats)["config"]["output"].erase("dir");
+    (*stats)["scenario"].erase("source");
+    drop_wall_clock_fields(*stats);
+  }
+  EXPECT_EQ(a.stats, b.stats);
+}
+
+// ---- The papers' behaviours, with margins -----------------------------------------------------
+
+// 24 MiB preconditioned (3072 pages: 1.5 translation pages of 2048 4-byte entries), then
+// page-sized, page-aligned reads of it: one host page per request.
+std::string read_workload(const std::string& pattern, uint64_t requests) {
+  const uint64_t set = 24 << 20;
+  return "workload:\n  phases:\n" + fill_phase(set) +
+         fmt::format("    - name: measure\n      requests: {}\n      streams:\n"
+                     "        - {{pattern: {}, read_fraction: 1.0, size: 8KiB, align: 8KiB, "
+                     "queue_depth: 8, working_set: {}}}\n",
+                     requests, pattern, set);
+}
+
+TEST(FtlPapers, DftlRandomReadsMissAndReadTwice) {
+  // A 2 KiB map budget caches a few hundred of the 3072 mappings of the working set.
+  const E2eRun run = run_scenario(
+      "dftl_random", device_yaml("dftl") + "ftl: {map_budget: 2KiB}\n" +
+                         read_workload("random", 3000));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& measure = phase(run, 1);
+  EXPECT_LT(measure["map"]["hit_ratio"].get<double>(), 0.15);
+  EXPECT_NEAR(measure["flash_reads_per_host_read"].get<double>(), 2.0, 0.15);
+}
+
+TEST(FtlPapers, TpftlSequentialReadsHitAtLeast80Percent) {
+  const E2eRun run = run_scenario(
+      "tpftl_sequential", device_yaml("tpftl") + "ftl: {map_budget: 2KiB}\n" +
+                              read_workload("sequential", 3000));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_GE(phase(run, 1)["map"]["hit_ratio"].get<double>(), 0.80);
+}
+
+TEST(FtlPapers, IdealReadsFlashOncePerHostRead) {
+  const E2eRun run = run_scenario(
+      "ideal_random", device_yaml("ideal") + "ftl: {map_budget: 64KiB}\n" +
+                          read_workload("random", 3000));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& measure = phase(run, 1);
+  EXPECT_NEAR(measure["flash_reads_per_host_read"].get<double>(), 1.0, 0.05);
+  EXPECT_EQ(measure["tp_reads"], 0u);
+}
+
+// ---- Scenario files ---------------------------------------------------------------------------
+
+TEST(FtlScenarioFiles, DefaultScenarioRunsTheProductFtl) {
+  const std::string out = temp_dir("ftl_default");
+  const test::SsdsimRun process = run_ssdsim("--out " + out);
+  E2eRun run{process, read_json(out + "/stats.json")};
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_EQ(run.stats["ftl"]["phases"].size(), 2u);
+}
+
+}  // namespace
+}  // namespace ssdvp

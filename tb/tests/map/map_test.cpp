@@ -1,0 +1,469 @@
+// The mapping schemes (ideal, DFTL in both modes, TPFTL, SFTL) against a reference map, with a
+// host model of the TP store: translation pages in flash that honour write_back_patches and
+// write_back_page and answer loads with merged content.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "ftl/map/map.h"
+}
+
+namespace ssdvp {
+namespace {
+
+// Translation pages as they are in flash, and what the scheme handed back.
+struct TpStoreModel {
+  uint32_t entries_per_tp = 0;
+  std::vector<uint32_t> flash;  // one PPN per LPN
+  uint64_t patch_calls = 0;
+  uint64_t page_calls = 0;
+  uint64_t patches = 0;
+  std::vector<std::pair<uint32_t, std::vector<map_patch_t>>> patch_log;
+  std::vector<uint32_t> page_log;
+  uint64_t digest = 1469598103934665603ull;  // FNV-1a over every write-back, for determinism
+
+  void mix(uint32_t value) {
+    digest = (digest ^ value) * 1099511628211ull;
+  }
+};
+
+TpStoreModel *g_store = nullptr;
+constexpr uint32_t kNoTp = 0xFFFFFFFFu;
+
+void write_back_patches(uint32_t tp, const map_patch_t *patches, uint32_t count) {
+  TpStoreModel &store = *g_store;
+  store.patch_calls++;
+  store.patches += count;
+  store.mix(tp);
+  std::vector<map_patch_t> logged(patches, patches + count);
+  for (uint32_t i = 0; i < count; i++) {
+    ASSERT_EQ(patches[i].lpn / store.entries_per_tp, tp) << "patch outside its TP";
+    store.flash.at(patches[i].lpn) = patches[i].ppn;
+    store.mix(patches[i].lpn);
+    store.mix(patches[i].ppn);
+  }
+  store.patch_log.emplace_back(tp, std::move(logged));
+}
+
+void write_back_page(uint32_t tp, const uint32_t *entries) {
+  TpStoreModel &store = *g_store;
+  store.page_calls++;
+  store.page_log.push_back(tp);
+  store.mix(tp);
+  for (uint32_t i = 0; i < store.entries_per_tp; i++) {
+    uint32_t lpn = tp * store.entries_per_tp + i;
+    if (lpn < store.flash.size()) {
+      store.flash[lpn] = entries[i];
+    }
+    store.mix(entries[i]);
+  }
+}
+
+struct Config {
+  const char *scheme;
+  bool whole_tp;
+  uint32_t entries_per_tp;
+  uint32_t lpn_count;
+  uint32_t budget;
+  uint32_t prefetch_max;
+};
+
+const map_scheme_t *scheme_named(const std::string &name) {
+  if (name == "ideal") return &map_scheme_ideal;
+  if (name == "dftl") return &map_scheme_dftl;
+  if (name == "tpftl") return &map_scheme_tpftl;
+  return &map_scheme_sftl;
+}
+
+// One scheme, initialised in its own arena, driven like the request pipeline drives it.
+class Harness {
+ public:
+  explicit Harness(const Config &config)
+      : config_(config), scheme_(scheme_named(config.scheme)), arena_memory_(4u << 20) {
+    boot_ = boot_config_t{};
+    boot_.ftl_dftl_whole_tp = config.whole_tp ? 1u : 0u;
+    boot_.ftl_tpftl_prefetch_max = config.prefetch_max;
+    store_.entries_per_tp = config.entries_per_tp;
+    store_.flash.assign(config.lpn_count, PPN_UNMAPPED);
+    reference_.assign(config.lpn_count, PPN_UNMAPPED);
+    g_store = &store_;
+    env_.boot = &boot_;
+    env_.lpn_count = config.lpn_count;
+    env_.entries_per_tp = config.entries_per_tp;
+    env_.tp_count = (config.lpn_count + config.entries_per_tp - 1) / config.entries_per_tp;
+    env_.write_back_patches = write_back_patches;
+    env_.write_back_page = write_back_page;
+    arena_init(&arena_, arena_memory_.data(), static_cast<uint32_t>(arena_memory_.size()), 0);
+  }
+
+  bool init() { return scheme_->init(&env_, &arena_, config_.budget); }
+
+  uint32_t tp_of(uint32_t lpn) const { return lpn / config_.entries_per_tp; }
+
+  void load(uint32_t tp, uint32_t lpn, const map_request_t *request) {
+    std::vector<uint32_t> entries(config_.entries_per_tp, PPN_UNMAPPED);
+    for (uint32_t i = 0; i < config_.entries_per_tp; i++) {
+      uint32_t l = tp * config_.entries_per_tp + i;
+      if (l < config_.lpn_count) entries[i] = store_.flash[l];
+    }
+    const map_request_t *requests[1] = {request};
+    scheme_->tp_loaded(tp, entries.data(), &lpn, requests, 1);
+    loads++;
+  }
+
+  // Looks lpn up as the pipeline would: on a miss, load the TP and ask again.
+  void lookup(uint32_t lpn, const map_request_t *request = nullptr) {
+    uint32_t value = 0;
+    map_answer_t answer = scheme_->lookup(lpn, request, &value);
+    if (answer == MAP_MISS) {
+      ASSERT_EQ(value, tp_of(lpn)) << "lpn " << lpn;
+      load(value, lpn, request);
+      answer = scheme_->lookup(lpn, request, &value);
+      ASSERT_EQ(answer, MAP_HIT) << "lpn " << lpn << " missed right after its TP was loaded";
+    }
+    ASSERT_EQ(answer, MAP_HIT);
+    ASSERT_EQ(value, reference_[lpn]) << "lookup of lpn " << lpn;
+  }
+
+  void update(uint32_t lpn, uint32_t ppn) {
+    uint32_t value = 0;
+    map_answer_t answer = scheme_->update(lpn, ppn, &value);
+    if (answer == MAP_MISS) {
+      ASSERT_EQ(value, tp_of(lpn)) << "lpn " << lpn;
+      load(value, lpn, nullptr);
+      answer = scheme_->update(lpn, ppn, &value);
+      ASSERT_EQ(answer, MAP_HIT) << "update of lpn " << lpn << " missed after its TP loaded";
+    }
+    ASSERT_EQ(answer, MAP_HIT);
+    ASSERT_EQ(value, reference_[lpn]) << "replaced PPN of lpn " << lpn;
+    reference_[lpn] = ppn;
+  }
+
+  // Waiters that missed on one TP are served by a single load, as the TP store coalesces them:
+  // every LPN asks, the misses wait, one tp_loaded hands them all over, and each asks again.
+  void coalesced_lookups(const std::vector<uint32_t> &lpns, const map_request_t *request) {
+    std::vector<uint32_t> waiting;
+    uint32_t tp = kNoTp;
+    for (uint32_t lpn : lpns) {
+      uint32_t value = 0;
+      if (scheme_->lookup(lpn, request, &value) == MAP_MISS) {
+        ASSERT_EQ(value, tp_of(lpn));
+        tp = value;
+        waiting.push_back(lpn);
+      } else {
+        ASSERT_EQ(value, reference_[lpn]) << "lookup of lpn " << lpn;
+      }
+    }
+    if (waiting.empty()) return;
+    std::vector<uint32_t> entries(config_.entries_per_tp, PPN_UNMAPPED);
+    for (uint32_t i = 0; i < config_.entries_per_tp; i++) {
+      uint32_t l = tp * config_.entries_per_tp + i;
+      if (l < config_.lpn_count) entries[i] = store_.flash[l];
+    }
+    std::vector<const map_request_t *> requests(waiting.size(), request);
+    scheme_->tp_loaded(tp, entries.data(), waiting.data(), requests.data(),
+                       static_cast<uint32_t>(waiting.size()));
+    loads++;
+    for (uint32_t lpn : waiting) {
+      uint32_t value = 0;
+      ASSERT_EQ(scheme_->lookup(lpn, request, &value), MAP_HIT) << "waiter lpn " << lpn;
+      ASSERT_EQ(value, reference_[lpn]) << "waiter lpn " << lpn;
+    }
+  }
+
+  // Flush, then flash must hold the reference map (schemes that write TPs).
+  void flush_and_check() {
+    scheme_->flush();
+    for (uint32_t lpn = 0; lpn < config_.lpn_count; lpn++) {
+      ASSERT_EQ(store_.flash[lpn], reference_[lpn]) << "flash after flush, lpn " << lpn;
+    }
+  }
+
+  const map_counters_t &counters() const { return *scheme_->counters(); }
+
+  // The hit ratio of host lookups: every miss is asked again after its load and hits then, so
+  // those second asks are taken out (lookup-only runs).
+  double first_ask_hit_ratio() const {
+    const map_counters_t &c = counters();
+    return static_cast<double>(c.hits - c.misses) / static_cast<double>(c.lookups - c.misses);
+  }
+
+  Config config_;
+  const map_scheme_t *scheme_;
+  boot_config_t boot_;
+  map_env_t env_{};
+  std::vector<uint8_t> arena_memory_;
+  arena_t arena_{};
+  TpStoreModel store_;
+  std::vector<uint32_t> reference_;
+  uint64_t loads = 0;
+};
+
+// A long randomised mix: hot-set and uniform single-page operations, sequential multi-page
+// writes and reads, and trims. PPNs come from a log-structured counter, so sequential writes
+// get consecutive PPNs as on a real device.
+void run_mix(Harness &h, uint32_t seed, uint32_t operations) {
+  std::mt19937 random(seed);
+  const uint32_t lpns = h.config_.lpn_count;
+  const uint32_t hot = lpns / 16;
+  uint32_t next_ppn = 0;
+  for (uint32_t op = 0; op < operations; op++) {
+    uint32_t kind = random() % 100;
+    uint32_t lpn = (random() % 4 == 0) ? random() % lpns : random() % hot;
+    if (kind < 35) {
+      h.lookup(lpn);
+    } else if (kind < 70) {
+      h.update(lpn, next_ppn++);
+    } else if (kind < 75) {
+      h.update(lpn, PPN_UNMAPPED);
+    } else if (kind < 88) {
+      uint32_t pages = 1 + random() % 64;
+      uint32_t first = random() % (lpns - pages);
+      for (uint32_t i = 0; i < pages; i++) h.update(first + i, next_ppn++);
+    } else if (kind < 92) {
+      // several waiters (repeats included) on one TP, served by one load
+      uint32_t tp_first = lpn - lpn % h.config_.entries_per_tp;
+      uint32_t span = std::min(h.config_.entries_per_tp, lpns - tp_first);
+      std::vector<uint32_t> waiters;
+      for (uint32_t i = 0, n = 2 + random() % 6; i < n; i++) {
+        waiters.push_back(tp_first + random() % span);
+      }
+      h.coalesced_lookups(waiters, nullptr);
+    } else {
+      map_request_t request{static_cast<uint32_t>(random() % (lpns - 64)),
+                            static_cast<uint32_t>(1 + random() % 64)};
+      for (uint32_t i = 0; i < request.pages; i++) h.lookup(request.first_lpn + i, &request);
+    }
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+class MapRandomised : public ::testing::TestWithParam<Config> {};
+
+TEST_P(MapRandomised, EveryAnswerMatchesTheReference) {
+  const Config &config = GetParam();
+  Harness h(config);
+  ASSERT_TRUE(h.init());
+  EXPECT_LE(h.arena_.used, config.budget) << "the scheme's structures exceed its budget";
+  run_mix(h, 12345u, 60000u);
+  if (HasFatalFailure()) return;
+  const map_counters_t &c = h.counters();
+  EXPECT_EQ(c.lookups, c.hits + c.misses);
+  if (std::string(config.scheme) == "ideal") {
+    EXPECT_EQ(c.misses, 0u);
+    EXPECT_EQ(h.loads, 0u);
+    h.scheme_->flush();
+    EXPECT_EQ(h.store_.patch_calls + h.store_.page_calls, 0u) << "ideal never writes TPs";
+    return;
+  }
+  EXPECT_GT(c.misses, 0u) << "the cache is far smaller than the map: it must miss";
+  EXPECT_GT(c.evictions, 0u);
+  EXPECT_GT(c.dirty_evictions, 0u);
+  h.flush_and_check();
+  if (HasFatalFailure()) return;
+  // Lookups after the flush still answer the reference, from cache or reloaded TPs.
+  for (uint32_t lpn = 0; lpn < config.lpn_count; lpn += 7) {
+    h.lookup(lpn);
+    if (HasFatalFailure()) return;
+  }
+}
+
+std::string config_name(const ::testing::TestParamInfo<Config> &info) {
+  const Config &c = info.param;
+  return std::string(c.scheme) + (c.whole_tp ? "_whole_tp" : "") + "_E" +
+         std::to_string(c.entries_per_tp) + "_B" + std::to_string(c.budget) + "_P" +
+         std::to_string(c.prefetch_max);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schemes, MapRandomised,
+    ::testing::Values(Config{"ideal", false, 1024, 65536, 65536 * 4, 0},
+                      Config{"dftl", false, 1024, 65536, 16384, 0},
+                      Config{"dftl", false, 128, 50000, 4096, 0},
+                      Config{"dftl", true, 1024, 65536, 16384, 0},
+                      Config{"dftl", true, 128, 50000, 3000, 0},
+                      Config{"tpftl", false, 1024, 65536, 16384, 64},
+                      Config{"tpftl", false, 128, 50000, 4096, 16},
+                      Config{"tpftl", false, 1024, 65536, 16384, 0},
+                      Config{"sftl", false, 1024, 65536, 24576, 0},
+                      Config{"sftl", false, 128, 50000, 4096, 0}),
+    config_name);
+
+TEST(MapBudget, IdealNeedsTheWholeTable) {
+  Config config{"ideal", false, 1024, 10000, 10000 * 4 - 1, 0};
+  Harness too_small(config);
+  EXPECT_FALSE(too_small.init());
+  config.budget = 10000 * 4;
+  Harness exact(config);
+  EXPECT_TRUE(exact.init());
+  EXPECT_LE(exact.arena_.used, config.budget);
+}
+
+TEST(MapBudget, EverySchemeStaysWithinItsBudgetAndRefusesATinyOne) {
+  for (const char *name : {"dftl", "tpftl", "sftl"}) {
+    for (bool whole : {false, true}) {
+      for (uint32_t budget : {20000u, 50000u, 100000u, 1000000u}) {
+        Harness h(Config{name, whole, 1024, 1u << 20, budget, 64});
+        ASSERT_TRUE(h.init()) << name << " budget " << budget;
+        EXPECT_LE(h.arena_.used, budget) << name << " budget " << budget;
+        if (!whole) {  // whole-TP lines leave up to one line's bytes unused
+          EXPECT_GT(h.arena_.used, budget * 9 / 10) << name << " leaves budget unused";
+        }
+      }
+      Harness tiny(Config{name, whole, 1024, 1u << 20, 64, 64});
+      EXPECT_FALSE(tiny.init()) << name;
+    }
+  }
+}
+
+// DFTL: random lookups over a space much larger than its cache almost never hit, so nearly
+// every host read costs a TP read too (LearnedFTL figure 3(b): 0.1%).
+TEST(MapBehaviour, DftlRandomLookupsAlmostNeverHit) {
+  const uint32_t lpns = 1u << 20;
+  Harness h(Config{"dftl", false, 1024, lpns, 16384, 0});
+  ASSERT_TRUE(h.init());
+  std::mt19937 random(7);
+  const uint32_t reads = 50000;
+  for (uint32_t i = 0; i < reads; i++) {
+    h.lookup(random() % lpns);
+    if (HasFatalFailure()) return;
+  }
+  // At most 16 KiB / 25 bytes of mappings are cached: a hit ratio of about 650 / 1 Mi.
+  double expected_ceiling = 16384.0 / 25.0 / lpns;
+  EXPECT_LT(h.first_ask_hit_ratio(), 5 * expected_ceiling + 0.001);
+  EXPECT_EQ(h.counters().misses, h.loads);
+  std::printf("dftl random first-ask hit ratio %.5f\n", h.first_ask_hit_ratio());
+}
+
+// TPFTL: sequential single-page reads hit at least 80% (LearnedFTL reports 80-93%), thanks to
+// selective prefetch; DFTL gets nothing from the same stream.
+TEST(MapBehaviour, TpftlSequentialLookupsHitThanksToSelectivePrefetch) {
+  const uint32_t lpns = 1u << 16;
+  for (const char *name : {"tpftl", "dftl"}) {
+    Harness h(Config{name, false, 1024, lpns, 16384, 64});
+    ASSERT_TRUE(h.init());
+    for (uint32_t lpn = 0; lpn < lpns; lpn++) {
+      map_request_t request{lpn, 1};
+      h.lookup(lpn, &request);
+      if (HasFatalFailure()) return;
+    }
+    if (std::string(name) == "tpftl") {
+      EXPECT_GE(h.first_ask_hit_ratio(), 0.80);
+      EXPECT_GT(h.counters().prefetched, 0u);
+    } else {
+      EXPECT_EQ(h.first_ask_hit_ratio(), 0.0);
+    }
+    std::printf("%s sequential first-ask hit ratio %.4f\n", name, h.first_ask_hit_ratio());
+  }
+}
+
+// TPFTL request-level prefetch: one miss caches the rest of a multi-page request in that TP.
+TEST(MapBehaviour, TpftlRequestLevelPrefetchServesTheWholeRequest) {
+  Harness h(Config{"tpftl", false, 1024, 1u << 16, 16384, 0});
+  ASSERT_TRUE(h.init());
+  map_request_t request{1000, 40};  // crosses from TP 0 into TP 1
+  for (uint32_t i = 0; i < request.pages; i++) h.lookup(request.first_lpn + i, &request);
+  EXPECT_EQ(h.counters().misses, 2u);
+  EXPECT_EQ(h.counters().prefetched, 38u);
+}
+
+// TPFTL batch update and clean-first: a node of dirty mappings leaves in one write-back.
+TEST(MapBehaviour, TpftlBatchUpdateWritesANodeBackAtOnce) {
+  Harness h(Config{"tpftl", false, 1024, 1u << 16, 8192, 0});
+  ASSERT_TRUE(h.init());
+  for (uint32_t lpn = 0; lpn < 20; lpn++) h.update(lpn, 5000 + lpn);  // all in TP 0
+  // Clean mappings from other TPs fill the cache and push TP 0's node to the LRU end.
+  for (uint32_t lpn = 2048; lpn < 2048 + 4000; lpn++) h.lookup(lpn);
+  ASSERT_GE(h.store_.patch_log.size(), 1u);
+  EXPECT_EQ(h.store_.patch_log[0].first, 0u);
+  EXPECT_EQ(h.store_.patch_log[0].second.size(), 20u);
+  for (uint32_t lpn = 0; lpn < 20; lpn++) EXPECT_EQ(h.store_.flash[lpn], 5000 + lpn);
+  h.flush_and_check();
+}
+
+// DFTL: evicting one dirty mapping writes back every dirty mapping of its TP together.
+TEST(MapBehaviour, DftlDirtyEvictionWritesBackTheWholeTpBatch) {
+  Harness h(Config{"dftl", false, 1024, 1u << 16, 8192, 0});
+  ASSERT_TRUE(h.init());
+  for (uint32_t lpn = 0; lpn < 30; lpn += 3) h.update(lpn, 100 + lpn);  // 10 dirty, TP 0
+  for (uint32_t lpn = 4096; lpn < 4096 + 2000; lpn++) h.lookup(lpn);   // clean, evicts them
+  ASSERT_GE(h.store_.patch_log.size(), 1u);
+  EXPECT_EQ(h.store_.patch_log[0].first, 0u);
+  EXPECT_EQ(h.store_.patch_log[0].second.size(), 10u);
+  EXPECT_EQ(h.store_.patch_calls, 1u) << "the batch left them clean: no second write-back";
+  EXPECT_EQ(h.counters().dirty_evictions, 1u);
+  h.flush_and_check();
+}
+
+// DFTL whole-TP lines: only dirty lines are written back, whole.
+TEST(MapBehaviour, DftlWholeTpWritesBackOnlyDirtyLines) {
+  const uint32_t e = 128;
+  Harness h(Config{"dftl", true, e, 1u << 16, 4 * (e * 4 + 64), 0});
+  ASSERT_TRUE(h.init());
+  h.update(5, 77);               // TP 0 dirty
+  for (uint32_t tp = 1; tp < 20; tp++) h.lookup(tp * e);  // clean TPs push TP 0 out
+  EXPECT_EQ(h.store_.patch_calls, 0u);
+  ASSERT_EQ(h.store_.page_log.size(), 1u);
+  EXPECT_EQ(h.store_.page_log[0], 0u);
+  EXPECT_EQ(h.store_.flash[5], 77u);
+  EXPECT_EQ(h.counters().dirty_evictions, 1u);
+  EXPECT_GT(h.counters().evictions, 0u);
+}
+
+// SFTL: sequentially written TPs compress to a run each, so many more fit than raw TPs would.
+TEST(MapBehaviour, SftlCompressesSequentialTpsToFewRuns) {
+  const uint32_t e = 1024;
+  const uint32_t tps = 24;
+  const uint32_t budget = 16384;
+  ASSERT_GT(tps * e * 4, 2 * budget) << "raw, the TPs could not all fit";
+  Harness h(Config{"sftl", false, e, 1u << 16, budget, 0});
+  ASSERT_TRUE(h.init());
+  for (uint32_t lpn = 0; lpn < tps * e; lpn++) h.update(lpn, 900000 + lpn);
+  h.flush_and_check();
+  if (HasFatalFailure()) return;
+  for (uint32_t lpn = 0; lpn < tps * e; lpn++) h.lookup(lpn);  // brings every TP in once
+  uint64_t misses = h.counters().misses;
+  uint64_t evictions = h.counters().evictions;
+  for (uint32_t lpn = 0; lpn < tps * e; lpn += 3) h.lookup(lpn);
+  EXPECT_EQ(h.counters().misses, misses) << "all sequential TPs should be cached compressed";
+  EXPECT_EQ(h.counters().evictions, evictions);
+}
+
+// SFTL: a TP of scattered PPNs is kept raw and still answers exactly.
+TEST(MapBehaviour, SftlScatteredTpStaysExact) {
+  const uint32_t e = 128;
+  Harness h(Config{"sftl", false, e, 1u << 14, 8192, 0});
+  ASSERT_TRUE(h.init());
+  std::mt19937 random(3);
+  for (uint32_t lpn = 0; lpn < 4 * e; lpn++) h.update(lpn, random() % 1000000);
+  h.flush_and_check();
+  for (uint32_t lpn = 0; lpn < 4 * e; lpn++) h.lookup(lpn);
+}
+
+TEST(MapDeterminism, SameSeedSameWriteBacksAndCounters) {
+  for (const char *name : {"dftl", "tpftl", "sftl"}) {
+    Config config{name, false, 128, 50000, 4096, 16};
+    uint64_t digest[2];
+    map_counters_t counters[2];
+    for (int run = 0; run < 2; run++) {
+      Harness h(config);
+      ASSERT_TRUE(h.init());
+      run_mix(h, 99u, 20000u);
+      h.scheme_->flush();
+      digest[run] = h.store_.digest;
+      counters[run] = h.counters();
+    }
+    EXPECT_EQ(digest[0], digest[1]) << name;
+    EXPECT_EQ(counters[0].hits, counters[1].hits) << name;
+    EXPECT_EQ(counters[0].evictions, counters[1].evictions) << name;
+  }
+}
+
+}  // namespace
+}  // namespace ssdvp
