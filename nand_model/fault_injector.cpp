@@ -15,15 +15,6 @@ constexpr uint64_t kEccStream = 0x6563635F6661696Cull;      // "ecc_fail"
 constexpr uint64_t kProgramStream = 0x70726F675F66616Cull;  // "prog_fal"
 constexpr uint64_t kEraseStream = 0x65726173655F666Cull;    // "erase_fl"
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 [[noreturn]] void bad_entry(const std::string& entry, const Geometry& g, const std::string& why) {
   throw std::runtime_error(fmt::format(
       "nand.bad_blocks: entry '{}' {}; expected channel:way:die:plane:block with channel 0..{}, "
@@ -60,22 +51,6 @@ uint64_t parse_block(const std::string& entry, const Geometry& g) {
 }
 
 }  // namespace
-
-Random::Random(uint64_t seed) {
-  for (uint64_t& word : state_) word = splitmix64(seed);
-}
-
-uint64_t Random::next() {
-  const uint64_t result = rotl(state_[1] * 5, 7) * 9;
-  const uint64_t t = state_[1] << 17;
-  state_[2] ^= state_[0];
-  state_[3] ^= state_[1];
-  state_[1] ^= state_[2];
-  state_[0] ^= state_[3];
-  state_[2] ^= t;
-  state_[3] = rotl(state_[3], 45);
-  return result;
-}
 
 FaultInjector::FaultInjector(const NandConfig& config, uint64_t seed)
     : ecc_fail_ppm_(config.ecc_fail_ppm),

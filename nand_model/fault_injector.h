@@ -7,21 +7,10 @@
 #include <vector>
 
 #include "nand_model/geometry.h"
+#include "tlm/system/random.h"
 #include "tlm/system/soc_config.h"
 
 namespace ssdvp::nand {
-
-// xoshiro256**: fast, good statistical quality, reproducible from a 64-bit seed.
-class Random {
- public:
-  explicit Random(uint64_t seed);
-  uint64_t next();
-  // True with probability ppm / 1e6.
-  bool chance_ppm(uint32_t ppm) { return ppm != 0 && next() % 1'000'000 < ppm; }
-
- private:
-  uint64_t state_[4];
-};
 
 class FaultInjector {
  public:

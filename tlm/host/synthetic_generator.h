@@ -14,7 +14,7 @@
 //               hot_access_fraction of the requests, uniformly; the others share the rest.
 // Op mix: a request is a trim with probability trim_fraction, else a read with probability
 // read_fraction, else a write. Size: drawn from `sizes` with probability weight / sum of weights.
-// Every draw comes from one WorkloadRng seeded by `seed`: a stream is deterministic.
+// Every draw comes from one Random (tlm/system/random.h) seeded by `seed`: a stream is deterministic.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "tlm/host/synthetic_rng.h"
+#include "tlm/system/random.h"
 #include "tlm/host/synthetic_scatter.h"
 #include "tlm/host/synthetic_zipf.h"
 #include "tlm/host/workload.h"
@@ -63,7 +63,7 @@ class SyntheticGenerator : public RequestSource {
   uint64_t slots_ = 0;
   uint64_t hot_slots_ = 0;
   uint64_t sequential_next_ = 0;
-  WorkloadRng rng_;
+  Random rng_;
   std::optional<ZipfSampler> zipf_;
   std::optional<RankScatter> scatter_;
 };

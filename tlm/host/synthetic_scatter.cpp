@@ -1,6 +1,6 @@
 #include "tlm/host/synthetic_scatter.h"
 
-#include "tlm/host/synthetic_rng.h"
+#include "tlm/system/random.h"
 
 namespace ssdvp::host {
 

@@ -40,7 +40,7 @@ double ZipfSampler::h_integral_inverse(double x) const {
   return std::exp(log1p_over_x(t) * x);
 }
 
-uint64_t ZipfSampler::sample(WorkloadRng& rng) const {
+uint64_t ZipfSampler::sample(Random& rng) const {
   while (true) {
     // u is uniform in (h_integral_x1_, h_integral_n_]: the area under the hat function.
     const double u = h_integral_n_ + rng.unit() * (h_integral_x1_ - h_integral_n_);

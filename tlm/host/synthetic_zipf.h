@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "tlm/host/synthetic_rng.h"
+#include "tlm/system/random.h"
 
 namespace ssdvp::host {
 
@@ -17,7 +17,7 @@ class ZipfSampler {
   ZipfSampler(uint64_t n, double alpha);
 
   // A rank in 1..n; rank 1 is the most frequent.
-  uint64_t sample(WorkloadRng& rng) const;
+  uint64_t sample(Random& rng) const;
 
  private:
   // h(x) = x^-alpha, its integral H and the inverse of H; the helpers keep H accurate for alpha

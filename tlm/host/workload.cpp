@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "tlm/host/synthetic_generator.h"
-#include "tlm/host/synthetic_rng.h"
+#include "tlm/system/random.h"
 #include "tlm/host/trace_replay.h"
 
 namespace ssdvp::host {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "tlm/host/synthetic_generator.h"
-#include "tlm/host/synthetic_rng.h"
+#include "tlm/system/random.h"
 #include "tlm/host/synthetic_scatter.h"
 #include "tlm/host/synthetic_zipf.h"
 #include "tlm/host/workload.h"
@@ -199,7 +199,7 @@ TEST(ZipfSampler, RankFrequenciesFollowThePmf) {
   for (const double alpha : {0.5, 0.9, 0.99, 1.0, 1.01, 1.5}) {
     const uint64_t n = 1000;
     const ZipfSampler sampler(n, alpha);
-    WorkloadRng rng(kSeed);
+    Random rng(kSeed);
     std::vector<double> counts(n, 0.0);
     for (int i = 0; i < 200'000; ++i) {
       const uint64_t rank = sampler.sample(rng);
@@ -212,7 +212,7 @@ TEST(ZipfSampler, RankFrequenciesFollowThePmf) {
 }
 
 TEST(ZipfSampler, HandlesOneAndHugeRanges) {
-  WorkloadRng rng(kSeed);
+  Random rng(kSeed);
   const ZipfSampler single(1, 0.9);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(single.sample(rng), 1u);
   // 2^40 ranks: no table, still rank 1 with its pmf share 1/H(n).
@@ -367,7 +367,7 @@ TEST(SyntheticGenerator, StreamSeedsDifferPerPhaseAndStream) {
 }
 
 TEST(WorkloadRng, BelowIsUniformForABoundThatIsNoPowerOfTwo) {
-  WorkloadRng rng(kSeed);
+  Random rng(kSeed);
   std::vector<double> counts(7, 0.0);
   for (int i = 0; i < 70'000; ++i) {
     const uint64_t value = rng.below(7);
