@@ -20,9 +20,8 @@ build: configure
 run: build
 	$(BUILD_DIR)/tb/ssdsim $(SCENARIO)
 
-# ftl_pending: end-to-end FTL tests that wait for the FTL firmware (tb/tests/ftl_e2e).
 test: build
-	ctest --test-dir $(BUILD_DIR) -j $(JOBS) --output-on-failure -LE ftl_pending
+	ctest --test-dir $(BUILD_DIR) -j $(JOBS) --output-on-failure
 
 bench: build
 	@scripts/run-benches $(BUILD_DIR)
@@ -34,7 +33,7 @@ sanitize: bootstrap
 	@cmake --build $(BUILD_DIR)-asan -j $(JOBS)
 
 test-sanitize: sanitize
-	ctest --test-dir $(BUILD_DIR)-asan -j $(JOBS) --output-on-failure -LE ftl_pending
+	ctest --test-dir $(BUILD_DIR)-asan -j $(JOBS) --output-on-failure
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR)-asan

@@ -98,6 +98,8 @@ typedef struct boot_config {
   uint32_t ftl_dftl_whole_tp;        /* DFTL: cache whole translation pages as lines */
   uint32_t ftl_tpftl_prefetch_max;   /* TPFTL: most mappings one selective prefetch brings */
   uint32_t ftl_lpn_count;            /* LPNs exported to the host (what the HIC reports) */
+  uint32_t ftl_tp_flush_delay_ns;    /* dirty TPs waiting for a whole wordline are programmed
+                                        (padded) this long after one became dirty; 0: never */
 } boot_config_t;
 
 #ifdef __cplusplus

@@ -42,7 +42,9 @@ typedef struct fw_stats {
   uint64_t write_buffer_read_hits; /* host reads served from the write buffer */
   uint64_t partial_page_merges;    /* partial-page writes merged with the old data (RMW) */
 
-  /* Mapping (the scheme's map_counters_t, kept current by the FTL). */
+  /* Mapping. Lookups, hits and misses count the first time each host page request asks (the
+   * pipeline asks again after a TP load, which must not count as a hit); a right prediction is a
+   * hit. The rest are the scheme's map_counters_t, kept current by the FTL. */
   uint64_t map_lookups;
   uint64_t map_hits;
   uint64_t map_misses;

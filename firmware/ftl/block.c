@@ -29,8 +29,9 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->wordlines = g->pages / g->bits_per_cell;
   blocks->pages_per_wordline_unit = g->bits_per_cell * blocks->unit_planes;
   blocks->retired_groups = 0;
+  blocks->cursor = 0;
   for (uint32_t s = 0; s < BLOCK_STREAM_COUNT; ++s) {
-    blocks->cursor[s] = 0;
+    blocks->single_open[s] = BLOCK_NONE;
   }
   uint32_t total_pages = (uint32_t)nand_total_pages(g);
   blocks->groups = (block_group_t *)arena_alloc(arena, "block_groups",
@@ -39,8 +40,8 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
       (uint32_t *)arena_alloc(arena, "block_free_counts", blocks->unit_count * sizeof(uint32_t));
   blocks->valid_bitmap = (uint32_t *)arena_alloc(arena, "page_validity",
                                                  bitmap_words(total_pages) * sizeof(uint32_t));
-  blocks->open_group = (uint32_t *)arena_alloc(
-      arena, "block_open_groups", BLOCK_STREAM_COUNT * blocks->unit_count * sizeof(uint32_t));
+  blocks->open_group = (uint32_t *)arena_alloc(arena, "block_open_groups",
+                                               blocks->unit_count * sizeof(uint32_t));
   if (blocks->groups == 0 || blocks->free_count == 0 || blocks->valid_bitmap == 0 ||
       blocks->open_group == 0) {
     return false;
@@ -48,8 +49,8 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   for (uint32_t u = 0; u < blocks->unit_count; ++u) {
     blocks->free_count[u] = g->blocks;
   }
-  for (uint32_t i = 0; i < BLOCK_STREAM_COUNT * blocks->unit_count; ++i) {
-    blocks->open_group[i] = BLOCK_NONE;
+  for (uint32_t u = 0; u < blocks->unit_count; ++u) {
+    blocks->open_group[u] = BLOCK_NONE;
   }
   return true;
 }
@@ -110,38 +111,74 @@ static uint32_t least_worn_free(const block_manager_t *blocks, uint32_t unit) {
   return best;
 }
 
-uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free) {
+/* Opens the least-worn free group of `unit` for `stream`; BLOCK_NONE when it has none. */
+static uint32_t open_group_in(block_manager_t *blocks, uint32_t unit, block_stream_t stream) {
+  uint32_t group = least_worn_free(blocks, unit);
+  if (group != BLOCK_NONE) {
+    block_group_t *opened = &blocks->groups[group];
+    opened->state = BLOCK_OPEN;
+    opened->stream = (uint8_t)stream;
+    opened->next_wordline = 0;
+    --blocks->free_count[unit];
+  }
+  return group;
+}
+
+/* Takes the next wordline of an open group; `*open` becomes BLOCK_NONE when the group fills. */
+static uint32_t take_wordline(block_manager_t *blocks, uint32_t *open) {
+  block_group_t *target = &blocks->groups[*open];
+  uint32_t wordline = target->next_wordline++;
+  target->unsettled_pages += (uint16_t)blocks->pages_per_wordline_unit;
+  uint32_t ppn = block_group_ppn(blocks, *open, wordline * blocks->geometry.bits_per_cell);
+  if (target->next_wordline == blocks->wordlines) {
+    target->state = BLOCK_FULL;
+    *open = BLOCK_NONE;
+  }
+  return ppn;
+}
+
+static uint32_t alloc_host_wordline(block_manager_t *blocks, uint32_t keep_free) {
   for (uint32_t tried = 0; tried < blocks->unit_count; ++tried) {
-    uint32_t position = blocks->cursor[stream];
-    blocks->cursor[stream] = (position + 1u) % blocks->unit_count;
+    uint32_t position = blocks->cursor;
+    blocks->cursor = (position + 1u) % blocks->unit_count;
     uint32_t unit = unit_at(blocks, position);
-    uint32_t *open = &blocks->open_group[stream * blocks->unit_count + unit];
+    uint32_t *open = &blocks->open_group[unit];
     if (*open == BLOCK_NONE) {
       if (blocks->free_count[unit] <= keep_free) {
         continue;
       }
-      uint32_t group = least_worn_free(blocks, unit);
-      if (group == BLOCK_NONE) {
+      *open = open_group_in(blocks, unit, BLOCK_STREAM_HOST);
+      if (*open == BLOCK_NONE) {
         continue;
       }
-      block_group_t *opened = &blocks->groups[group];
-      opened->state = BLOCK_OPEN;
-      opened->stream = (uint8_t)stream;
-      opened->next_wordline = 0;
-      --blocks->free_count[unit];
-      *open = group;
     }
-    block_group_t *target = &blocks->groups[*open];
-    uint32_t wordline = target->next_wordline++;
-    target->unsettled_pages += (uint16_t)blocks->pages_per_wordline_unit;
-    uint32_t ppn = block_group_ppn(blocks, *open, wordline * blocks->geometry.bits_per_cell);
-    if (target->next_wordline == blocks->wordlines) {
-      target->state = BLOCK_FULL;
-      *open = BLOCK_NONE;
-    }
-    return ppn;
+    return take_wordline(blocks, open);
   }
   return BLOCK_NONE;
+}
+
+uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free) {
+  if (stream == BLOCK_STREAM_HOST) {
+    return alloc_host_wordline(blocks, keep_free);
+  }
+  uint32_t *open = &blocks->single_open[stream];
+  if (*open == BLOCK_NONE) {
+    uint32_t richest = BLOCK_NONE;
+    for (uint32_t u = 0; u < blocks->unit_count; ++u) {
+      if (blocks->free_count[u] > keep_free &&
+          (richest == BLOCK_NONE || blocks->free_count[u] > blocks->free_count[richest])) {
+        richest = u;
+      }
+    }
+    if (richest == BLOCK_NONE) {
+      return BLOCK_NONE;
+    }
+    *open = open_group_in(blocks, richest, stream);
+    if (*open == BLOCK_NONE) {
+      return BLOCK_NONE;
+    }
+  }
+  return take_wordline(blocks, open);
 }
 
 void block_page_settled(block_manager_t *blocks, uint32_t ppn) {
@@ -195,7 +232,9 @@ void block_retire(block_manager_t *blocks, uint32_t group) {
   if (retired->state == BLOCK_FREE) {
     --blocks->free_count[unit];
   } else if (retired->state == BLOCK_OPEN) {
-    blocks->open_group[retired->stream * blocks->unit_count + unit] = BLOCK_NONE;
+    uint32_t *open = retired->stream == BLOCK_STREAM_HOST ? &blocks->open_group[unit]
+                                                          : &blocks->single_open[retired->stream];
+    *open = BLOCK_NONE;
   }
   retired->state = BLOCK_RETIRED;
   ++blocks->retired_groups;
@@ -209,6 +248,10 @@ uint32_t block_min_free(const block_manager_t *blocks) {
     }
   }
   return fewest;
+}
+
+uint32_t block_max_open_groups(const block_manager_t *blocks) {
+  return blocks->unit_count + (BLOCK_STREAM_COUNT - 1u);
 }
 
 block_wear_t block_wear(const block_manager_t *blocks) {

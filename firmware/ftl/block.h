@@ -3,11 +3,13 @@
  *
  * Allocation works on units: a unit is one plane, or, with multi-plane operation, one die whose
  * planes are programmed and erased together (a "group" is then block b of every plane of the
- * die; without multi-plane a group is one block). Each unit keeps a pool of free groups. Every
- * stream (host data, GC data, translation pages) has its own open group in every unit and a
- * cursor that stripes successive wordlines over the units in the scenario's order (CWDP and the
- * others: the first level varies fastest). Dynamic wear levelling: a stream opening a group takes
- * the least-worn free group of the unit.
+ * die; without multi-plane a group is one block). Each unit keeps a pool of free groups. The
+ * host stream has an open group in every unit and a cursor that stripes successive wordlines over
+ * the units in the scenario's order (CWDP and the others: the first level varies fastest). The GC
+ * and translation streams write one wordline at a time, so striping would buy them nothing and
+ * cost an open group per unit of over-provisioning: each has one open group, opened in the unit
+ * with the most free groups, which also evens out the pools. Dynamic wear levelling: a stream
+ * opening a group takes the least-worn free group of the unit.
  *
  * Nothing here touches hardware: the flash layer and GC drive it, and the host tests check it. */
 #ifndef SSDVP_FIRMWARE_FTL_BLOCK_H
@@ -59,8 +61,9 @@ typedef struct block_manager {
   block_group_t *groups;      /* [unit * groups_per_unit + group] */
   uint32_t *free_count;       /* per unit */
   uint32_t *valid_bitmap;     /* one bit per physical page, by PPN */
-  uint32_t *open_group;       /* [stream * unit_count + unit]: group index or BLOCK_NONE */
-  uint32_t cursor[BLOCK_STREAM_COUNT]; /* striping position of each stream */
+  uint32_t *open_group;       /* [unit]: the host stream's open group or BLOCK_NONE */
+  uint32_t cursor;            /* the host stream's striping position */
+  uint32_t single_open[BLOCK_STREAM_COUNT]; /* the GC and translation streams' open group */
   uint32_t retired_groups;
 } block_manager_t;
 
@@ -79,10 +82,11 @@ uint32_t block_group_of(const block_manager_t *blocks, uint32_t ppn);
 uint32_t block_group_ppn(const block_manager_t *blocks, uint32_t group, uint32_t page);
 uint32_t block_unit_of_group(const block_manager_t *blocks, uint32_t group);
 
-/* The PPN of the next wordline (its LSB page on the unit's first plane) for `stream`: the next
- * unit in striping order that has an open group, or more than `keep_free` free groups (it opens
- * the least-worn one; the host stream keeps the GC reserve this way). BLOCK_NONE when no unit
- * has room. The wordline counts as written from now on; the
+/* The PPN of the next wordline (its LSB page on the unit's first plane) for `stream`. The host
+ * stream takes the next unit in striping order that has an open group, or more than `keep_free`
+ * free groups (it opens the least-worn one; the host keeps the GC reserve this way). The other
+ * streams continue their open group, or open one in the unit with the most free groups (more than
+ * keep_free). BLOCK_NONE when no unit has room. The wordline counts as written from now on; the
  * group turns FULL with its last wordline. Its pages are unsettled until block_page_settled. */
 uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free);
 
@@ -108,6 +112,10 @@ void block_retire(block_manager_t *blocks, uint32_t group);
 
 /* Free groups of the unit with the fewest. */
 uint32_t block_min_free(const block_manager_t *blocks);
+
+/* Groups the streams can hold open at once: one per unit for the host, one each for GC and
+ * translation pages. */
+uint32_t block_max_open_groups(const block_manager_t *blocks);
 
 /* Erase counts over the groups that are not retired. */
 typedef struct block_wear {

@@ -14,6 +14,8 @@
 #include "hal/console.h"
 #include "hal/irq.h"
 #include "hal/system.h"
+#include "hal/timer.h"
+#include "lib/format.h"
 #include "lib/hash.h"
 #include "lib/list.h"
 
@@ -53,6 +55,8 @@ typedef struct page_request {
   uint32_t next_same_lpn; /* the request after this one on the same LPN */
   bool partial;
   bool predicted;
+  bool asked;           /* the scheme answered this request before (a retry is no lookup) */
+  bool first_predicted; /* its first answer was a prediction: a hit if the OOB confirms it */
 } page_request_t;
 
 typedef struct command {
@@ -86,16 +90,24 @@ typedef struct gc_move {
 
 typedef enum gc_stage {
   GC_IDLE,
-  GC_SCAN,        /* data victim: read the next batch of valid pages */
-  GC_READING,
+  GC_SCAN,        /* read the valid pages of data victims into the batch */
+  GC_READING,     /* batch reads in flight */
   GC_PROGRAM,
   GC_PROGRAMMING,
   GC_UPDATING,
   GC_RELOCATE,    /* translation victim: hand its current TPs to the TP store */
   GC_TP_WAIT,     /* ... and wait until they are programmed elsewhere */
-  GC_ERASE,
+  GC_ERASE,       /* erase the drained victims */
   GC_ERASING,
 } gc_stage_t;
+
+/* A victim whose valid pages are all moved or in the batch being moved: erased once the batch's
+ * mapping updates are done. */
+typedef struct gc_drained {
+  uint32_t group;
+  bool foreground;
+  bool wear_levelling;
+} gc_drained_t;
 
 static struct {
   const boot_config_t *boot;
@@ -139,14 +151,25 @@ static struct {
   bool freed;          /* a resource came free since the stalled tasks last ran */
   bool wear_changed;   /* a block was erased since static wear levelling last looked */
 
+  bool host_blocked;   /* host data waits for a group only GC can free */
+  /* Dirty TPs wait in SRAM for a whole translation wordline; after the boot config's delay they
+   * are programmed padded, so a read-mostly phase reads its TPs from flash like a real device. */
+  bool tp_flush_armed;
+  volatile bool tp_flush_due; /* set by the timer interrupt */
+
+  /* One GC job collects victims until the pools are above the background threshold. Pages of
+   * several data victims share a wordline program: a QLC wordline padded at the end of every
+   * victim would cost up to bits x planes - 1 pages of over-provisioning each time. */
   struct {
     uint32_t stage;
-    uint32_t victim;
+    uint32_t victim; /* the victim being scanned or relocated, or BLOCK_NONE */
     bool foreground;
     bool wear_levelling;
     uint32_t cursor; /* next page of the victim (data) or next TP (translation) */
     uint32_t batch;
     uint32_t pending;
+    gc_drained_t drained[FTL_MAX_UNIT_PAGES];
+    uint32_t drained_count;
     uint8_t *slots;
     gc_move_t *moves;
     task_t task;
@@ -217,9 +240,6 @@ static void env_write_back_page(uint32_t tp, const uint32_t *entries) {
 static void copy_map_counters(void) {
   const map_counters_t *c = ftl.scheme->counters();
   fw_stats_t *s = ftl.stats;
-  s->map_lookups = c->lookups;
-  s->map_hits = c->hits;
-  s->map_misses = c->misses;
   s->map_predictions = c->predictions;
   s->map_mispredictions = c->mispredictions;
   s->map_updates = c->updates;
@@ -332,6 +352,16 @@ static void translate(page_request_t *request) {
     uint32_t value;
     const map_request_t *host_request = &ftl.commands[request->cmd_id].request;
     map_answer_t answer = ftl.scheme->lookup(request->lpn, host_request, &value);
+    if (!request->asked) {
+      request->asked = true;
+      request->first_predicted = answer == MAP_PREDICT;
+      ++ftl.stats->map_lookups;
+      if (answer == MAP_HIT) {
+        ++ftl.stats->map_hits;
+      } else if (answer == MAP_MISS) {
+        ++ftl.stats->map_misses;
+      }
+    }
     uint8_t *slot = is_read ? read_slot(request->slot) : wb_data(&ftl.wb, request->slot);
     if (answer == MAP_HIT && value == PPN_UNMAPPED) {
       if (is_read) {
@@ -362,7 +392,12 @@ static void request_read_done(flash_op_t *op, uint32_t status) {
   page_request_t *request = (page_request_t *)op->owner;
   if (request->predicted) {
     uint32_t stored_lpn = flash_oob(&ftl.flash, op, 0)[0];
-    if (status == NFC_STATUS_OK && stored_lpn != request->lpn) {
+    bool right = status != NFC_STATUS_OK || stored_lpn == request->lpn;
+    if (request->first_predicted) {
+      request->first_predicted = false;
+      ++*(right ? &ftl.stats->map_hits : &ftl.stats->map_misses);
+    }
+    if (!right) {
       ftl.scheme->mispredicted(request->lpn);
       request->stage = PR_TRANSLATE;
       schedule(&request->task);
@@ -531,6 +566,8 @@ static void dispatch(void) {
     request->slot = NONE;
     request->next_same_lpn = NONE;
     request->partial = command->op == HIC_OP_WRITE && page_is_partial(command, page);
+    request->asked = false;
+    request->first_predicted = false;
     request->waiter.lpn = request->lpn;
     request->waiter.request = &command->request;
     request->waiter.host_read = false;
@@ -639,22 +676,6 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
   }
 }
 
-static void start_gc(bool wear_levelling);
-
-/* Foreground GC: host data waits to be programmed and a pool is below the threshold, or no
- * pool has a group to spare for host data. */
-static void collect_for_host(bool host_blocked) {
-  if (!host_blocked && block_min_free(&ftl.blocks) >= ftl.boot->ftl_gc_foreground_free) {
-    return;
-  }
-  if (ftl.gc.stage == GC_IDLE) {
-    start_gc(false);
-  }
-  if (ftl.gc.stage != GC_IDLE) {
-    ftl.gc.foreground = true;
-  }
-}
-
 /* Programs whole wordlines from the write buffer; with `force`, a last partial one (padded). */
 static void program_write_buffer(bool force) {
   uint32_t picked[FTL_MAX_UNIT_PAGES];
@@ -668,12 +689,11 @@ static void program_write_buffer(bool force) {
     if (!record_available()) {
       return;
     }
-    collect_for_host(false);
     /* Host data never takes a pool's last ftl_gc_foreground_free groups: they are GC's. */
     uint32_t ppn = block_alloc_wordline(&ftl.blocks, BLOCK_STREAM_HOST,
                                         ftl.boot->ftl_gc_foreground_free);
-    if (ppn == BLOCK_NONE) {
-      collect_for_host(true);
+    ftl.host_blocked = ppn == BLOCK_NONE;
+    if (ftl.host_blocked) {
       return; /* waits for GC */
     }
     flash_op_t *op = take_record(host_program_done, 0);
@@ -698,34 +718,120 @@ static void program_write_buffer(bool force) {
 
 /* ---- garbage collection and wear levelling ---- */
 
+static uint32_t victim_pages(void) { return ftl.blocks.unit_planes * ftl.geometry.pages; }
+
 static uint32_t victim_page_ppn(uint32_t page) {
   const nand_geometry_t *g = &ftl.geometry;
   uint32_t first = block_group_ppn(&ftl.blocks, ftl.gc.victim, 0);
   return first + (page / g->pages) * g->blocks * g->pages + page % g->pages;
 }
 
-static void start_gc(bool wear_levelling) {
-  uint32_t victim;
-  if (wear_levelling) {
-    victim = victim_coldest(&ftl.blocks);
-  } else {
-    /* Over every unit: moved pages go to all units (the GC stream stripes too), so the victim
-     * with the least to move frees the most. */
+/* Static wear levelling is due: the erase-count spread passed the threshold and the coldest
+ * collectable group lags the most worn by more than it. Looks only after an erase. */
+static uint32_t wear_levelling_victim(void) {
+  uint32_t spread = ftl.boot->ftl_wl_static_spread;
+  if (spread == 0 || !ftl.wear_changed) {
+    return BLOCK_NONE;
+  }
+  ftl.wear_changed = false;
+  block_wear_t wear = block_wear(&ftl.blocks);
+  uint32_t coldest = victim_coldest(&ftl.blocks);
+  if (wear.max - wear.min > spread && coldest != BLOCK_NONE &&
+      ftl.blocks.groups[coldest].erase_count + spread < wear.max) {
+    return coldest;
+  }
+  return BLOCK_NONE;
+}
+
+/* The unit with the fewest free groups: its pool is the one below a threshold. */
+static uint32_t poorest_unit(void) {
+  uint32_t poorest = 0;
+  for (uint32_t u = 1; u < ftl.blocks.unit_count; ++u) {
+    if (ftl.blocks.free_count[u] < ftl.blocks.free_count[poorest]) {
+      poorest = u;
+    }
+  }
+  return poorest;
+}
+
+/* The policy's victim in the poorest unit (GC writes go to the richest, so pools even out),
+ * else anywhere; BLOCK_NONE when no collectable group has an invalid page. */
+static uint32_t policy_victim(void) {
+  uint32_t victim = ftl.victim_policy->select(&ftl.blocks, poorest_unit());
+  if (victim == BLOCK_NONE || ftl.blocks.groups[victim].valid_pages == victim_pages()) {
     victim = ftl.victim_policy->select(&ftl.blocks, BLOCK_NONE);
   }
-  const uint32_t victim_pages = ftl.blocks.unit_planes * ftl.geometry.pages;
-  if (victim == BLOCK_NONE ||
-      (!wear_levelling && ftl.blocks.groups[victim].valid_pages == victim_pages)) {
-    return; /* nothing to gain */
+  if (victim == BLOCK_NONE || ftl.blocks.groups[victim].valid_pages == victim_pages()) {
+    return BLOCK_NONE;
   }
+  return victim;
+}
+
+static bool pools_low(uint32_t threshold) { return block_min_free(&ftl.blocks) < threshold; }
+
+static void begin_victim(uint32_t victim, bool wear_levelling) {
   block_mark_victim(&ftl.blocks, victim);
   ftl.gc.victim = victim;
-  ftl.gc.foreground = false;
   ftl.gc.wear_levelling = wear_levelling;
   ftl.gc.cursor = 0;
+}
+
+/* Starts a GC job when one is due: static wear levelling first, then foreground GC (host data
+ * waits, or a pool is below the foreground threshold), then background GC while the host is
+ * idle. */
+static void consider_gc(bool host_idle) {
+  bool foreground = ftl.host_blocked || pools_low(ftl.boot->ftl_gc_foreground_free);
+  bool wear_levelling = true;
+  uint32_t victim = wear_levelling_victim();
+  if (victim == BLOCK_NONE && (foreground ||
+                               (host_idle && pools_low(ftl.boot->ftl_gc_background_free)))) {
+    wear_levelling = false;
+    victim = policy_victim();
+  }
+  if (victim == BLOCK_NONE) {
+    return;
+  }
+  begin_victim(victim, wear_levelling);
+  ftl.gc.foreground = foreground;
+  ftl.gc.batch = 0;
+  ftl.gc.drained_count = 0;
   ftl.gc.stage = ftl.blocks.groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE
                                                                                : GC_SCAN;
   schedule(&ftl.gc.task);
+}
+
+/* The scanned-out victim waits for its erase. */
+static void drain_victim(void) {
+  gc_drained_t *drained = &ftl.gc.drained[ftl.gc.drained_count++];
+  drained->group = ftl.gc.victim;
+  drained->foreground = ftl.gc.foreground;
+  drained->wear_levelling = ftl.gc.wear_levelling;
+  ftl.gc.victim = BLOCK_NONE;
+}
+
+/* Fills the rest of a partial batch from another data victim while the pools still want GC.
+ * False when the batch should be programmed (padded) as it is. */
+static bool take_next_victim(void) {
+  if (ftl.gc.drained_count == FTL_MAX_UNIT_PAGES) {
+    return false;
+  }
+  uint32_t victim = wear_levelling_victim();
+  bool wear_levelling = victim != BLOCK_NONE;
+  if (!wear_levelling) {
+    if (!pools_low(ftl.boot->ftl_gc_background_free)) {
+      return false;
+    }
+    victim = policy_victim();
+  }
+  if (victim == BLOCK_NONE) {
+    return false;
+  }
+  if (ftl.blocks.groups[victim].stream == BLOCK_STREAM_TRANSLATION) {
+    ftl.wear_changed |= wear_levelling; /* the next job takes it */
+    return false;
+  }
+  begin_victim(victim, wear_levelling);
+  return true;
 }
 
 static void gc_read_done(flash_op_t *op, uint32_t status) {
@@ -737,8 +843,58 @@ static void gc_read_done(flash_op_t *op, uint32_t status) {
   }
   move->lpn = flash_oob(&ftl.flash, op, 0)[0];
   if (--ftl.gc.pending == 0) {
+    ftl.gc.stage = GC_SCAN;
+    schedule(&ftl.gc.task);
+  }
+}
+
+/* Reads valid pages into the batch until it is full or no victim is left to take; then the
+ * batch is programmed, or, when it is empty, the drained victims are erased. */
+static void gc_scan(void) {
+  bool out_of_records = false;
+  while (ftl.gc.batch < ftl.unit_pages) {
+    if (ftl.gc.victim == BLOCK_NONE) {
+      if (!take_next_victim()) {
+        break;
+      }
+      continue;
+    }
+    if (ftl.gc.cursor == victim_pages()) {
+      drain_victim();
+      continue;
+    }
+    uint32_t ppn = victim_page_ppn(ftl.gc.cursor);
+    if (!block_page_valid(&ftl.blocks, ppn)) {
+      ++ftl.gc.cursor;
+      continue;
+    }
+    if (!record_available()) {
+      out_of_records = true;
+      break;
+    }
+    flash_op_t *op = take_record(gc_read_done, 0);
+    gc_move_t *move = &ftl.gc.moves[ftl.gc.batch];
+    move->old_ppn = ppn;
+    op->user = ftl.gc.batch;
+    flash_io_user(&ftl.flash, op, 0, ftl.gc.slots + ftl.gc.batch * ftl.geometry.page_bytes, true);
+    ++ftl.gc.batch;
+    ++ftl.gc.cursor;
+    ++ftl.gc.pending;
+    ++ftl.stats->flash_reads_gc;
+    flash_read(&ftl.flash, op, ppn, 1);
+  }
+  if (ftl.gc.pending != 0) {
+    ftl.gc.stage = GC_READING; /* the last read's completion scans on */
+  } else if (out_of_records) {
+    stall(&ftl.gc.task);
+  } else if (ftl.gc.batch != 0) {
     ftl.gc.stage = GC_PROGRAM;
     schedule(&ftl.gc.task);
+  } else if (ftl.gc.drained_count != 0) {
+    ftl.gc.stage = GC_ERASE;
+    schedule(&ftl.gc.task);
+  } else {
+    ftl.gc.stage = GC_IDLE;
   }
 }
 
@@ -763,7 +919,8 @@ static void gc_program_done(flash_op_t *op, uint32_t status) {
 
 static void gc_move_finished(void) {
   if (--ftl.gc.pending == 0) {
-    ftl.gc.stage = GC_SCAN;
+    ftl.gc.batch = 0;
+    ftl.gc.stage = ftl.gc.drained_count != 0 ? GC_ERASE : GC_SCAN;
     schedule(&ftl.gc.task);
   }
 }
@@ -806,56 +963,24 @@ static void resume_gc_move(tp_waiter_t *waiter) {
 
 static void gc_erase_done(flash_op_t *op, uint32_t status) {
   (void)op;
+  const gc_drained_t *erased = &ftl.gc.drained[--ftl.gc.drained_count];
   if (status != NFC_STATUS_OK) {
-    block_retire(&ftl.blocks, ftl.gc.victim);
+    block_retire(&ftl.blocks, erased->group);
   } else {
-    block_erased(&ftl.blocks, ftl.gc.victim);
+    block_erased(&ftl.blocks, erased->group);
     ++ftl.stats->blocks_erased;
   }
   ++ftl.stats->gc_invocations;
-  if (ftl.gc.foreground) {
-    ++ftl.stats->gc_foreground;
-  }
-  if (ftl.gc.wear_levelling) {
-    ++ftl.stats->wl_migrations;
-  }
-  ftl.gc.stage = GC_IDLE;
+  ftl.stats->gc_foreground += erased->foreground;
+  ftl.stats->wl_migrations += erased->wear_levelling;
   ftl.wear_changed = true;
   resources_freed();
-}
-
-/* Reads the next batch of valid pages of a data victim; erases it once none is left. */
-static void gc_scan(void) {
-  const uint32_t victim_pages = ftl.blocks.unit_planes * ftl.geometry.pages;
-  ftl.gc.batch = 0;
-  while (ftl.gc.cursor < victim_pages && ftl.gc.batch < ftl.unit_pages) {
-    uint32_t ppn = victim_page_ppn(ftl.gc.cursor);
-    if (!block_page_valid(&ftl.blocks, ppn)) {
-      ++ftl.gc.cursor;
-      continue;
-    }
-    if (!record_available()) {
-      break;
-    }
-    flash_op_t *op = take_record(gc_read_done, 0);
-    gc_move_t *move = &ftl.gc.moves[ftl.gc.batch];
-    move->old_ppn = ppn;
-    op->user = ftl.gc.batch;
-    flash_io_user(&ftl.flash, op, 0, ftl.gc.slots + ftl.gc.batch * ftl.geometry.page_bytes, true);
-    ++ftl.gc.batch;
-    ++ftl.gc.cursor;
-    ++ftl.gc.pending;
-    ++ftl.stats->flash_reads_gc;
-    flash_read(&ftl.flash, op, ppn, 1);
-  }
-  if (ftl.gc.batch != 0) {
-    ftl.gc.stage = GC_READING;
-  } else if (ftl.gc.cursor < victim_pages) {
-    stall(&ftl.gc.task); /* no flash record free */
-  } else {
+  if (ftl.gc.drained_count != 0) {
     ftl.gc.stage = GC_ERASE;
-    schedule(&ftl.gc.task);
+  } else {
+    ftl.gc.stage = GC_SCAN; /* the victim still being scanned, or another while pools are low */
   }
+  schedule(&ftl.gc.task);
 }
 
 static void gc_program(void) {
@@ -865,7 +990,8 @@ static void gc_program(void) {
   }
   uint32_t ppn = block_alloc_wordline(&ftl.blocks, BLOCK_STREAM_GC, 0);
   if (ppn == BLOCK_NONE) {
-    fw_printf("ftl: no free block left for GC: over-provisioning exhausted\n");
+    fw_printf("ftl: no free block left for GC (fewest free groups in a unit: %u)\n",
+              (unsigned)block_min_free(&ftl.blocks));
     system_fault();
   }
   flash_op_t *op = take_record(gc_program_done, 0);
@@ -883,6 +1009,23 @@ static void gc_program(void) {
   ftl.stats->pages_programmed_gc += ftl.gc.batch;
   ftl.gc.stage = GC_PROGRAMMING;
   flash_program(&ftl.flash, op, ppn, ftl.blocks.unit_planes);
+}
+
+/* Erases the last drained victim; every page it had is moved and its mapping updated. */
+static void gc_erase(void) {
+  uint32_t group = ftl.gc.drained[ftl.gc.drained_count - 1u].group;
+  if (ftl.blocks.groups[group].valid_pages != 0) {
+    fw_printf("ftl: GC victim group %u still has %u valid pages at its erase\n",
+              (unsigned)group, (unsigned)ftl.blocks.groups[group].valid_pages);
+    system_fault();
+  }
+  if (!record_available()) {
+    stall(&ftl.gc.task);
+    return;
+  }
+  flash_op_t *op = take_record(gc_erase_done, 0);
+  ftl.gc.stage = GC_ERASING;
+  flash_erase(&ftl.flash, op, block_group_ppn(&ftl.blocks, group, 0), ftl.blocks.unit_planes);
 }
 
 static void run_gc(task_t *task) {
@@ -904,7 +1047,7 @@ static void run_gc(task_t *task) {
       ++ftl.gc.cursor;
     }
     ftl.gc.stage = GC_TP_WAIT;
-    stall(task);
+    run_gc(task);
     break;
   case GC_TP_WAIT:
     if (ftl.blocks.groups[ftl.gc.victim].valid_pages != 0) {
@@ -912,47 +1055,15 @@ static void run_gc(task_t *task) {
       stall(task);
       return;
     }
+    drain_victim();
     ftl.gc.stage = GC_ERASE;
-    run_gc(task);
+    gc_erase();
     break;
-  case GC_ERASE: {
-    if (ftl.blocks.groups[ftl.gc.victim].valid_pages != 0) {
-      /* Defensive: a page still valid is moved before the erase. */
-      ftl.gc.cursor = 0;
-      ftl.gc.stage = ftl.blocks.groups[ftl.gc.victim].stream == BLOCK_STREAM_TRANSLATION
-                         ? GC_RELOCATE
-                         : GC_SCAN;
-      schedule(task);
-      return;
-    }
-    if (!record_available()) {
-      stall(task);
-      return;
-    }
-    flash_op_t *op = take_record(gc_erase_done, 0);
-    ftl.gc.stage = GC_ERASING;
-    flash_erase(&ftl.flash, op, block_group_ppn(&ftl.blocks, ftl.gc.victim, 0),
-                ftl.blocks.unit_planes);
+  case GC_ERASE:
+    gc_erase();
     break;
-  }
   default:
     break;
-  }
-}
-
-/* Static wear levelling: when the erase-count spread passes the threshold, migrate the coldest
- * data so its block rejoins the pool. */
-static void consider_wear_levelling(void) {
-  uint32_t spread = ftl.boot->ftl_wl_static_spread;
-  if (spread == 0 || ftl.gc.stage != GC_IDLE || !ftl.wear_changed) {
-    return;
-  }
-  ftl.wear_changed = false;
-  block_wear_t wear = block_wear(&ftl.blocks);
-  uint32_t coldest = victim_coldest(&ftl.blocks);
-  if (wear.max - wear.min > spread && coldest != BLOCK_NONE &&
-      ftl.blocks.groups[coldest].erase_count + spread < wear.max) {
-    start_gc(true);
   }
 }
 
@@ -981,6 +1092,32 @@ static void advance_flush(void) {
 }
 
 /* ---- the loop ---- */
+
+static void tp_flush_timer_fired(unsigned hart_id, void *context) {
+  (void)hart_id;
+  (void)context;
+  ftl.tp_flush_due = true;
+}
+
+/* Arms the TP flush timer when a TP became dirty; programs the waiting TPs when it fired.
+ * Returns whether it started work. */
+static bool flush_waiting_tps(void) {
+  uint32_t delay_ns = ftl.boot->ftl_tp_flush_delay_ns;
+  if (delay_ns == 0) {
+    return false;
+  }
+  if (ftl.tp_flush_due) {
+    ftl.tp_flush_due = false;
+    ftl.tp_flush_armed = false;
+    tp_store_pump(&ftl.tp_store, true);
+    return true;
+  }
+  if (!ftl.tp_flush_armed && ftl.tp_store.dirty_count != 0) {
+    ftl.tp_flush_armed = true;
+    timer_oneshot_at(timer_now() + timer_ticks_from_ns(delay_ns), tp_flush_timer_fired, 0);
+  }
+  return false;
+}
 
 static bool take_events(void) {
   bool any = false;
@@ -1017,12 +1154,9 @@ void ftl_run(void) {
       busy = true;
     }
     advance_flush();
+    busy |= flush_waiting_tps();
     if (ftl.gc.stage == GC_IDLE) {
-      consider_wear_levelling();
-      if (ftl.gc.stage == GC_IDLE && host_idle() &&
-          block_min_free(&ftl.blocks) < ftl.boot->ftl_gc_background_free) {
-        start_gc(false);
-      }
+      consider_gc(host_idle());
     }
     busy |= run_tasks();
     copy_map_counters();
@@ -1032,7 +1166,7 @@ void ftl_run(void) {
     /* An event posted after the check raises the interrupt, which ends the WFI even with
      * interrupts disabled; enabling them then runs the handler. */
     uint32_t saved = irq_save_disable();
-    if (!hic_event_waiting() && !flash_completion_waiting(&ftl.flash)) {
+    if (!hic_event_waiting() && !flash_completion_waiting(&ftl.flash) && !ftl.tp_flush_due) {
       cpu_wait_for_interrupt();
     }
     irq_restore(saved);
@@ -1040,6 +1174,29 @@ void ftl_run(void) {
 }
 
 /* ---- boot ---- */
+
+/* GC can always free a group if, with every stream's group open and every pool down to the GC
+ * reserve, the remaining groups hold more pages than can be valid (one per LPN and per TP): then
+ * some collectable group has an invalid page. Bad blocks found later may still break this. */
+static bool spare_groups_suffice(const char **problem) {
+  static char message[200];
+  const block_manager_t *b = &ftl.blocks;
+  uint32_t reserved = block_max_open_groups(b) + b->unit_count * ftl.boot->ftl_gc_foreground_free;
+  uint32_t usable = b->group_count - b->retired_groups;
+  uint64_t group_pages = (uint64_t)b->unit_planes * ftl.geometry.pages;
+  uint64_t full_pages = usable > reserved ? (usable - reserved) * group_pages : 0;
+  if (full_pages > (uint64_t)ftl.lpn_count + ftl.tp_count) {
+    return true;
+  }
+  fw_snprintf(message, sizeof message,
+              "over-provisioning too small for GC: %u groups, %u held open or in reserve "
+              "(ftl.gc.foreground_free per unit), leave %u pages for %u LPNs and %u TPs "
+              "(raise ftl.op or nand.blocks)",
+              (unsigned)usable, (unsigned)reserved, (unsigned)full_pages,
+              (unsigned)ftl.lpn_count, (unsigned)ftl.tp_count);
+  *problem = message;
+  return false;
+}
 
 static const map_scheme_t *scheme_for(uint32_t scheme) {
   switch (scheme) {
@@ -1095,6 +1252,9 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   fits &= wb_init(&ftl.wb, boot->ftl_write_buffer_pages, geometry->page_bytes, sram,
                   buffer_arena);
   fits &= gtd_init(&ftl.gtd, ftl.tp_count, sram);
+  if (!spare_groups_suffice(problem)) {
+    return FTL_INIT_BAD_CONFIG;
+  }
   uint32_t waiters = FTL_PAGE_REQUESTS + boot->ftl_write_buffer_pages + ftl.unit_pages;
   fits &= tp_store_init(&ftl.tp_store, ftl.scheme, &ftl.flash, &ftl.blocks, &ftl.gtd, stats,
                         ftl.entries_per_tp, waiters, sram);
@@ -1159,6 +1319,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   }
   ftl.gc.task.run = run_gc;
   ftl.gc.stage = GC_IDLE;
+  ftl.gc.victim = BLOCK_NONE;
   hic_start(ftl.event_ring, HIC_RING_ENTRIES, ftl.request_ring, HIC_RING_ENTRIES);
   irq_enable();
   return FTL_INIT_OK;

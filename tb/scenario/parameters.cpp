@@ -299,6 +299,10 @@ std::vector<Parameter> build_registry() {
       count("ftl.tpftl.prefetch_max", "mappings", 0, 1 << 20,
             "TPFTL: most mappings one selective prefetch brings (0 = no prefetch)",
             SSDVP_FIELD(soc.ftl.tpftl_prefetch_max)),
+      duration("ftl.tp_flush_delay", 0, 4 * kSecond,
+               "dirty translation pages waiting for a whole wordline are programmed (padded) "
+               "this long after one became dirty (0 = only when frames run short or on flush)",
+               SSDVP_FIELD(soc.ftl.tp_flush_delay_ps)),
 
       // ---- RQRMI learned index (firmware/ml/rqrmi_train.h) ----
       choice("firmware.rqrmi_engine", BOOT_RQRMI_ENGINE_NAMES,

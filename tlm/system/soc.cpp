@@ -381,6 +381,7 @@ void Soc::write_boot_config() {
   block.ftl_fsp_policy = ftl.fsp_policy;
   block.ftl_dftl_whole_tp = ftl.dftl_whole_tp ? 1 : 0;
   block.ftl_tpftl_prefetch_max = ftl.tpftl_prefetch_max;
+  block.ftl_tp_flush_delay_ns = static_cast<uint32_t>(ftl.tp_flush_delay_ps / 1000);
   block.ftl_lpn_count =
       static_cast<uint32_t>(config_.host.capacity_bytes / config_.host.page_bytes);
   write_memory(MM_BOOT_CONFIG_ADDR, reinterpret_cast<const uint8_t*>(&block), sizeof(block),

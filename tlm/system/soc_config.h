@@ -69,6 +69,7 @@ struct FtlConfig {
   uint32_t fsp_policy = BOOT_FSP_BASELINE;
   bool dftl_whole_tp = false;
   uint32_t tpftl_prefetch_max = 64;         // mappings one selective prefetch brings at most
+  uint64_t tp_flush_delay_ps = 10'000'000'000; // 10 ms: how long a dirty TP may wait for a wordline
 };
 
 struct FirmwareConfig {

@@ -386,7 +386,6 @@ static uint32_t eligible_dirty(tp_store_t *store, tp_frame_t **picked, uint32_t 
 
 void tp_store_pump(tp_store_t *store, bool force) {
   const uint32_t unit_pages = store->blocks->pages_per_wordline_unit;
-  const uint32_t bits = store->blocks->geometry.bits_per_cell;
   tp_frame_t *picked[TP_STORE_MAX_UNIT_PAGES];
   for (;;) {
     /* Padding costs flash: pad only when frames are short and no read or program in flight
@@ -428,7 +427,6 @@ void tp_store_pump(tp_store_t *store, bool force) {
     op->user = count;
     ++store->programs_in_flight;
     flash_program(store->flash, op, ppn, store->blocks->unit_planes);
-    (void)bits;
   }
 }
 
@@ -445,6 +443,10 @@ static void program_done(flash_op_t *op, uint32_t status) {
   uint32_t count = op->user;
   if (status != NFC_STATUS_OK) {
     block_retire(store->blocks, block_group_of(store->blocks, op->ppn));
+  }
+  /* The wordline's pages, padding included, are final: the block may be collected once full. */
+  for (uint32_t i = 0; i < store->blocks->pages_per_wordline_unit; ++i) {
+    block_page_settled(store->blocks, page_ppn(store->blocks, op->ppn, i));
   }
   for (uint32_t i = 0; i < count; ++i) {
     tp_frame_t *frame = &store->frames[flash_oob(store->flash, op, i)[1]];

@@ -62,11 +62,19 @@ TEST_F(BlockTest, PdwcStripesPlanesFirstAndStreamsUseSeparateBlocks) {
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 0, 0));
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 1, 0, 0));
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 1, 0, 0, 0));
-  // The GC stream opens its own block (the next least-worn free one: block 1) in the same unit.
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 1, 0));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(0, 0, 0, 2, 0));
-  EXPECT_EQ(blocks.free_count[0], 1u);
-  EXPECT_EQ(blocks.groups[block_group_of(&blocks, ppn(0, 0, 0, 1, 0))].stream, BLOCK_STREAM_GC);
+  // GC and translation pages each keep one open block, opened in the unit with the most free
+  // blocks (the first such unit): units 0-2 gave a block to the host.
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 0));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(1, 0, 0, 0, 0));
+  // Their next wordlines stay in those blocks instead of striping.
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 2));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(1, 0, 0, 0, 2));
+  EXPECT_EQ(blocks.groups[block_group_of(&blocks, ppn(0, 1, 1, 0, 0))].stream, BLOCK_STREAM_GC);
+  EXPECT_EQ(block_max_open_groups(&blocks), 8u + 2u);
+  // A stream that needs a new block and finds every unit at keep_free gets none.
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 4));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 6));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 4), BLOCK_NONE);
 }
 
 TEST_F(BlockTest, GroupsFillAndDynamicWearLevellingTakesTheLeastWorn) {

