@@ -250,6 +250,14 @@ uint32_t block_min_free(const block_manager_t *blocks) {
   return fewest;
 }
 
+uint32_t block_free_groups(const block_manager_t *blocks) {
+  uint32_t total = 0;
+  for (uint32_t u = 0; u < blocks->unit_count; ++u) {
+    total += blocks->free_count[u];
+  }
+  return total;
+}
+
 uint32_t block_max_open_groups(const block_manager_t *blocks) {
   return blocks->unit_count + (BLOCK_STREAM_COUNT - 1u);
 }

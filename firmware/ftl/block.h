@@ -110,8 +110,9 @@ void block_erased(block_manager_t *blocks, uint32_t group);
 /* A program or erase failed: the group is never used again (an open group stops being open). */
 void block_retire(block_manager_t *blocks, uint32_t group);
 
-/* Free groups of the unit with the fewest. */
+/* Free groups of the unit with the fewest, and of all units. */
 uint32_t block_min_free(const block_manager_t *blocks);
+uint32_t block_free_groups(const block_manager_t *blocks);
 
 /* Groups the streams can hold open at once: one per unit for the host, one each for GC and
  * translation pages. */

@@ -101,12 +101,13 @@ typedef enum gc_stage {
   GC_ERASING,
 } gc_stage_t;
 
-/* A victim whose valid pages are all moved or in the batch being moved: erased once the batch's
- * mapping updates are done. */
+/* A scanned-out victim: erased at once, or, when some of its pages are in the batch not yet
+ * programmed (waiting), once that batch's mapping updates are done. */
 typedef struct gc_drained {
   uint32_t group;
   bool foreground;
   bool wear_levelling;
+  bool waiting;
 } gc_drained_t;
 
 static struct {
@@ -152,17 +153,21 @@ static struct {
   bool wear_changed;   /* a block was erased since static wear levelling last looked */
 
   bool host_blocked;   /* host data waits for a group only GC can free */
-  /* Dirty TPs wait in SRAM for a whole translation wordline; after the boot config's delay they
-   * are programmed padded, so a read-mostly phase reads its TPs from flash like a real device. */
+  /* Dirty TPs wait in SRAM for a whole translation wordline; once no TP has become dirty for the
+   * boot config's delay they are programmed padded, so a read-mostly phase reads its TPs from
+   * flash like a real device, while a write phase, which keeps dirtying TPs, pads nothing. */
   bool tp_flush_armed;
+  uint32_t tp_writebacks_seen;
   volatile bool tp_flush_due; /* set by the timer interrupt */
 
   /* One GC job collects victims until the pools are above the background threshold. Pages of
    * several data victims share a wordline program: a QLC wordline padded at the end of every
-   * victim would cost up to bits x planes - 1 pages of over-provisioning each time. */
+   * victim (or job) would cost up to bits x planes - 1 pages of over-provisioning each time. A
+   * job that ends with a partial batch parks it (GC_IDLE with batch != 0) for the next job. */
   struct {
     uint32_t stage;
     uint32_t victim; /* the victim being scanned or relocated, or BLOCK_NONE */
+    bool victim_in_batch; /* a page of the victim is in the batch */
     bool foreground;
     bool wear_levelling;
     uint32_t cursor; /* next page of the victim (data) or next TP (translation) */
@@ -743,35 +748,27 @@ static uint32_t wear_levelling_victim(void) {
   return BLOCK_NONE;
 }
 
-/* The unit with the fewest free groups: its pool is the one below a threshold. */
-static uint32_t poorest_unit(void) {
-  uint32_t poorest = 0;
-  for (uint32_t u = 1; u < ftl.blocks.unit_count; ++u) {
-    if (ftl.blocks.free_count[u] < ftl.blocks.free_count[poorest]) {
-      poorest = u;
-    }
-  }
-  return poorest;
-}
-
-/* The policy's victim in the poorest unit (GC writes go to the richest, so pools even out),
- * else anywhere; BLOCK_NONE when no collectable group has an invalid page. */
+/* The policy's victim over every unit (the GC stream writes to the unit with the most free
+ * groups, which evens the pools out); BLOCK_NONE when no collectable group has an invalid
+ * page. */
 static uint32_t policy_victim(void) {
-  uint32_t victim = ftl.victim_policy->select(&ftl.blocks, poorest_unit());
-  if (victim == BLOCK_NONE || ftl.blocks.groups[victim].valid_pages == victim_pages()) {
-    victim = ftl.victim_policy->select(&ftl.blocks, BLOCK_NONE);
-  }
+  uint32_t victim = ftl.victim_policy->select(&ftl.blocks, BLOCK_NONE);
   if (victim == BLOCK_NONE || ftl.blocks.groups[victim].valid_pages == victim_pages()) {
     return BLOCK_NONE;
   }
   return victim;
 }
 
-static bool pools_low(uint32_t threshold) { return block_min_free(&ftl.blocks) < threshold; }
+/* The free groups of all units are below `threshold` per unit. The thresholds count per unit
+ * but GC frees whichever group is cheapest, so it answers for the total. */
+static bool pools_low(uint32_t threshold) {
+  return block_free_groups(&ftl.blocks) < threshold * ftl.blocks.unit_count;
+}
 
 static void begin_victim(uint32_t victim, bool wear_levelling) {
   block_mark_victim(&ftl.blocks, victim);
   ftl.gc.victim = victim;
+  ftl.gc.victim_in_batch = false;
   ftl.gc.wear_levelling = wear_levelling;
   ftl.gc.cursor = 0;
 }
@@ -788,13 +785,15 @@ static void consider_gc(bool host_idle) {
     wear_levelling = false;
     victim = policy_victim();
   }
+  ftl.gc.foreground = foreground;
   if (victim == BLOCK_NONE) {
+    if (foreground && ftl.gc.batch != 0) {
+      ftl.gc.stage = GC_PROGRAM; /* the parked batch's victims are all that is left to free */
+      schedule(&ftl.gc.task);
+    }
     return;
   }
   begin_victim(victim, wear_levelling);
-  ftl.gc.foreground = foreground;
-  ftl.gc.batch = 0;
-  ftl.gc.drained_count = 0;
   ftl.gc.stage = ftl.blocks.groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE
                                                                                : GC_SCAN;
   schedule(&ftl.gc.task);
@@ -806,7 +805,18 @@ static void drain_victim(void) {
   drained->group = ftl.gc.victim;
   drained->foreground = ftl.gc.foreground;
   drained->wear_levelling = ftl.gc.wear_levelling;
+  drained->waiting = ftl.gc.victim_in_batch;
   ftl.gc.victim = BLOCK_NONE;
+}
+
+/* The last drained victim that can be erased now, or FTL_MAX_UNIT_PAGES. */
+static uint32_t erasable_victim(void) {
+  for (uint32_t i = ftl.gc.drained_count; i-- > 0;) {
+    if (!ftl.gc.drained[i].waiting) {
+      return i;
+    }
+  }
+  return FTL_MAX_UNIT_PAGES;
 }
 
 /* Fills the rest of a partial batch from another data victim while the pools still want GC.
@@ -880,6 +890,7 @@ static void gc_scan(void) {
     ++ftl.gc.batch;
     ++ftl.gc.cursor;
     ++ftl.gc.pending;
+    ftl.gc.victim_in_batch = true;
     ++ftl.stats->flash_reads_gc;
     flash_read(&ftl.flash, op, ppn, 1);
   }
@@ -887,14 +898,17 @@ static void gc_scan(void) {
     ftl.gc.stage = GC_READING; /* the last read's completion scans on */
   } else if (out_of_records) {
     stall(&ftl.gc.task);
-  } else if (ftl.gc.batch != 0) {
-    ftl.gc.stage = GC_PROGRAM;
-    schedule(&ftl.gc.task);
-  } else if (ftl.gc.drained_count != 0) {
+  } else if (erasable_victim() != FTL_MAX_UNIT_PAGES) {
     ftl.gc.stage = GC_ERASE;
     schedule(&ftl.gc.task);
+  } else if (ftl.gc.batch == ftl.unit_pages ||
+             (ftl.gc.batch != 0 && ftl.gc.victim == BLOCK_NONE &&
+              pools_low(ftl.boot->ftl_gc_background_free))) {
+    /* Full, or no victim can top it up although the pools still want GC: program it padded. */
+    ftl.gc.stage = GC_PROGRAM;
+    schedule(&ftl.gc.task);
   } else {
-    ftl.gc.stage = GC_IDLE;
+    ftl.gc.stage = GC_IDLE; /* done; a partial batch stays parked for the next job */
   }
 }
 
@@ -920,7 +934,11 @@ static void gc_program_done(flash_op_t *op, uint32_t status) {
 static void gc_move_finished(void) {
   if (--ftl.gc.pending == 0) {
     ftl.gc.batch = 0;
-    ftl.gc.stage = ftl.gc.drained_count != 0 ? GC_ERASE : GC_SCAN;
+    ftl.gc.victim_in_batch = false;
+    for (uint32_t i = 0; i < ftl.gc.drained_count; ++i) {
+      ftl.gc.drained[i].waiting = false;
+    }
+    ftl.gc.stage = GC_SCAN;
     schedule(&ftl.gc.task);
   }
 }
@@ -963,23 +981,21 @@ static void resume_gc_move(tp_waiter_t *waiter) {
 
 static void gc_erase_done(flash_op_t *op, uint32_t status) {
   (void)op;
-  const gc_drained_t *erased = &ftl.gc.drained[--ftl.gc.drained_count];
+  gc_drained_t erased = ftl.gc.drained[op->user];
+  ftl.gc.drained[op->user] = ftl.gc.drained[--ftl.gc.drained_count];
   if (status != NFC_STATUS_OK) {
-    block_retire(&ftl.blocks, erased->group);
+    block_retire(&ftl.blocks, erased.group);
   } else {
-    block_erased(&ftl.blocks, erased->group);
+    block_erased(&ftl.blocks, erased.group);
     ++ftl.stats->blocks_erased;
   }
   ++ftl.stats->gc_invocations;
-  ftl.stats->gc_foreground += erased->foreground;
-  ftl.stats->wl_migrations += erased->wear_levelling;
+  ftl.stats->gc_foreground += erased.foreground;
+  ftl.stats->wl_migrations += erased.wear_levelling;
   ftl.wear_changed = true;
   resources_freed();
-  if (ftl.gc.drained_count != 0) {
-    ftl.gc.stage = GC_ERASE;
-  } else {
-    ftl.gc.stage = GC_SCAN; /* the victim still being scanned, or another while pools are low */
-  }
+  /* More to erase, the victim still being scanned, or another while pools are low. */
+  ftl.gc.stage = GC_SCAN;
   schedule(&ftl.gc.task);
 }
 
@@ -1011,9 +1027,11 @@ static void gc_program(void) {
   flash_program(&ftl.flash, op, ppn, ftl.blocks.unit_planes);
 }
 
-/* Erases the last drained victim; every page it had is moved and its mapping updated. */
+/* Erases a drained victim none of whose pages waits in the batch: every page it had is moved
+ * and its mapping updated. */
 static void gc_erase(void) {
-  uint32_t group = ftl.gc.drained[ftl.gc.drained_count - 1u].group;
+  uint32_t index = erasable_victim();
+  uint32_t group = ftl.gc.drained[index].group;
   if (ftl.blocks.groups[group].valid_pages != 0) {
     fw_printf("ftl: GC victim group %u still has %u valid pages at its erase\n",
               (unsigned)group, (unsigned)ftl.blocks.groups[group].valid_pages);
@@ -1024,6 +1042,7 @@ static void gc_erase(void) {
     return;
   }
   flash_op_t *op = take_record(gc_erase_done, 0);
+  op->user = index;
   ftl.gc.stage = GC_ERASING;
   flash_erase(&ftl.flash, op, block_group_ppn(&ftl.blocks, group, 0), ftl.blocks.unit_planes);
 }
@@ -1051,7 +1070,10 @@ static void run_gc(task_t *task) {
     break;
   case GC_TP_WAIT:
     if (ftl.blocks.groups[ftl.gc.victim].valid_pages != 0) {
-      tp_store_pump(&ftl.tp_store, true);
+      /* One padded program at a time: this runs again whenever anything comes free. */
+      if (ftl.tp_store.programs_in_flight == 0) {
+        tp_store_pump(&ftl.tp_store, true);
+      }
       stall(task);
       return;
     }
@@ -1099,11 +1121,18 @@ static void tp_flush_timer_fired(unsigned hart_id, void *context) {
   ftl.tp_flush_due = true;
 }
 
-/* Arms the TP flush timer when a TP became dirty; programs the waiting TPs when it fired.
+/* (Re)arms the TP flush timer whenever TPs became dirty; programs the waiting TPs when it fired.
  * Returns whether it started work. */
 static bool flush_waiting_tps(void) {
   uint32_t delay_ns = ftl.boot->ftl_tp_flush_delay_ns;
   if (delay_ns == 0) {
+    return false;
+  }
+  if (ftl.tp_store.writebacks != ftl.tp_writebacks_seen) {
+    ftl.tp_writebacks_seen = ftl.tp_store.writebacks;
+    ftl.tp_flush_due = false;
+    ftl.tp_flush_armed = true;
+    timer_oneshot_at(timer_now() + timer_ticks_from_ns(delay_ns), tp_flush_timer_fired, 0);
     return false;
   }
   if (ftl.tp_flush_due) {

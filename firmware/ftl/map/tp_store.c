@@ -42,6 +42,7 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   store->waiter_capacity = waiter_capacity;
   store->programs_in_flight = 0;
   store->reads_in_flight = 0;
+  store->writebacks = 0;
   store->progressed = false;
   uint32_t bitmap_bytes = bitmap_words(entries_per_tp) * (uint32_t)sizeof(uint32_t);
   store->frames =
@@ -329,6 +330,7 @@ static tp_frame_t *writeback_target(tp_store_t *store, uint32_t tp, bool whole_p
 void tp_store_write_back_patches(tp_store_t *store, uint32_t tp, const map_patch_t *patches,
                                  uint32_t count) {
   tp_frame_t *frame = writeback_target(store, tp, false);
+  ++store->writebacks;
   uint32_t first_lpn = tp * store->entries_per_tp;
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t entry = patches[i].lpn - first_lpn;
@@ -341,6 +343,7 @@ void tp_store_write_back_patches(tp_store_t *store, uint32_t tp, const map_patch
 
 void tp_store_write_back_page(tp_store_t *store, uint32_t tp, const uint32_t *entries) {
   tp_frame_t *frame = writeback_target(store, tp, true);
+  ++store->writebacks;
   memcpy(frame->entries, entries, store->page_bytes);
   if (frame->state == FRAME_MERGING) {
     for (uint32_t i = 0; i < bitmap_words(store->entries_per_tp); ++i) {

@@ -86,6 +86,7 @@ typedef struct tp_store {
   uint32_t dirty_count;
   uint32_t programs_in_flight;
   uint32_t reads_in_flight;
+  uint32_t writebacks; /* write_back_* calls so far: TPs keep becoming dirty while it moves */
   uint32_t *unmapped_page; /* entries_per_tp x PPN_UNMAPPED: a TP never written */
   uint32_t *filler_page;   /* padding */
   uint32_t *wanted;        /* tp_loaded arguments, waiter_capacity each */

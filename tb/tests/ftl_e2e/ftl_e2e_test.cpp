@@ -207,6 +207,17 @@ TEST(FtlBudget, OverBudgetSramFailsAtBootWithTheBreakdown) {
   }
 }
 
+TEST(FtlBudget, OverProvisioningTooSmallForGcFailsAtBoot) {
+  // 2 % OP leaves 82 spare pages; the open groups and the GC reserve alone take 8 groups of 32.
+  const E2eRun run = run_scenario("small_op", device_yaml("ideal") + "ftl: {op: 0.02}\n");
+  EXPECT_NE(run.process.exit_code, 0) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "over-provisioning too small for GC"))
+      << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "ftl.op")) << run.process.output;
+  ASSERT_TRUE(run.stats.contains("ftl")) << run.process.output;
+  EXPECT_FALSE(run.stats["ftl"]["boot_complete"].get<bool>());
+}
+
 TEST(FtlDeterminism, SameScenarioTwiceGivesIdenticalStats) {
   const uint64_t set = 8 << 20;
   const std::string yaml =
@@ -252,6 +263,19 @@ TEST(FtlPapers, DftlRandomReadsMissAndReadTwice) {
   const nlohmann::json& measure = phase(run, 1);
   EXPECT_LT(measure["map"]["hit_ratio"].get<double>(), 0.15);
   EXPECT_NEAR(measure["flash_reads_per_host_read"].get<double>(), 2.0, 0.15);
+}
+
+TEST(FtlTranslationPages, WithoutFlushDelayDirtyTpsWaitInSramForAWholeWordline) {
+  // The whole table of this device is 2 TPs, never a whole 8-page translation wordline: with no
+  // flush delay the fill's dirty TPs stay in SRAM and every miss is served there.
+  const E2eRun run = run_scenario(
+      "tp_hold", device_yaml("dftl") + "ftl: {map_budget: 2KiB, tp_flush_delay: 0}\n" +
+                     read_workload("random", 500));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& measure = phase(run, 1);
+  EXPECT_LT(measure["map"]["hit_ratio"].get<double>(), 0.15);
+  EXPECT_EQ(measure["tp_reads"], 0u);
+  EXPECT_NEAR(measure["flash_reads_per_host_read"].get<double>(), 1.0, 0.05);
 }
 
 TEST(FtlPapers, TpftlSequentialReadsHitAtLeast80Percent) {
