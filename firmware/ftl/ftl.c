@@ -1174,6 +1174,7 @@ static bool host_idle(void) {
 void ftl_run(void) {
   for (;;) {
     bool busy = take_events();
+    busy |= tp_store_deliver(&ftl.tp_store);
     dispatch();
     busy |= run_tasks();
     program_write_buffer(false);

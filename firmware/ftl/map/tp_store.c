@@ -43,6 +43,7 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   store->programs_in_flight = 0;
   store->reads_in_flight = 0;
   store->writebacks = 0;
+  store->waiting_for_room = false;
   store->progressed = false;
   uint32_t bitmap_bytes = bitmap_words(entries_per_tp) * (uint32_t)sizeof(uint32_t);
   store->frames =
@@ -67,6 +68,7 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   }
   list_init(&store->free_frames);
   list_init(&store->dirty_fifo);
+  list_init(&store->deliveries);
   for (uint32_t i = 0; i < store->frame_count; ++i) {
     tp_frame_t *frame = &store->frames[i];
     frame->entries = (uint32_t *)(pages + i * store->page_bytes);
@@ -90,34 +92,33 @@ bool tp_store_take_progress(tp_store_t *store) {
 }
 
 bool tp_store_idle(const tp_store_t *store) {
-  return store->dirty_count == 0 && store->programs_in_flight == 0 && store->reads_in_flight == 0;
+  return store->dirty_count == 0 && store->programs_in_flight == 0 &&
+         store->reads_in_flight == 0 && list_empty(&store->deliveries);
 }
 
 static void read_done(flash_op_t *op, uint32_t status);
 static void program_done(flash_op_t *op, uint32_t status);
-static tp_store_t *waiting_store;
 
-/* Completions that touch only the TP store: programs, and reads no lookup waits for (those
- * would call the scheme, which may be the caller). */
-static bool store_only_completion(const flash_op_t *op) {
-  if (op->done == program_done) {
-    return true;
-  }
-  return op->done == read_done && waiting_store->frames[op->user].waiters == 0;
+/* The TP store's own completions: while it waits for room, a read a lookup waits for completes
+ * too (its merged copy may be what must be programmed to make room), but its delivery to the
+ * scheme, which may be the caller, is deferred to tp_store_deliver. */
+static bool store_completion(const flash_op_t *op) {
+  return op->done == program_done || op->done == read_done;
 }
 
 /* A writeback must not fail: when frames or flash records run short (a scheme's flush hands
  * over more TPs than there are frames), program dirty frames and wait for them here. */
 static void wait_for_room(tp_store_t *store, uint32_t frames) {
-  waiting_store = store;
+  store->waiting_for_room = true;
   while (store->free_count < frames || store->flash->free_count == 0) {
     tp_store_pump(store, true);
     uint32_t saved = irq_save_disable();
-    if (flash_drain_if(store->flash, store_only_completion) == 0) {
+    if (flash_drain_if(store->flash, store_completion) == 0) {
       cpu_wait_for_interrupt();
     }
     irq_restore(saved);
   }
+  store->waiting_for_room = false;
 }
 
 /* A free frame for `tp` as its newest copy, chained behind `older` (NO_FRAME if none). */
@@ -239,6 +240,49 @@ tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *wait
   return TP_LOAD_WAITING;
 }
 
+/* Hands a CLEAN frame's content to its waiters. A writeback or relocation they cause lands in
+ * the frame if it is the TP's newest copy and keeps it (it is then programmed); otherwise it is
+ * freed after. A frame that is not the newest copy (merged, or delivered late) first takes the
+ * newest content, waits for a read in progress, or, when every copy in memory is gone since,
+ * reads the flash copy again. False when that read cannot start yet. */
+static bool deliver_frame(tp_store_t *store, tp_frame_t *frame) {
+  uint32_t newest = newest_frame(store, frame->tp);
+  if (newest != frame_index(store, frame)) {
+    tp_waiter_t *moved = frame->waiters;
+    if (newest == NO_FRAME && store->flash->free_count == 0) {
+      return false;
+    }
+    if (newest == NO_FRAME) {
+      uint32_t tp = frame->tp;
+      release_frame(store, frame);
+      newest = frame_index(store, start_read(store, tp)); /* takes the frame just freed */
+    }
+    tp_frame_t *current = &store->frames[newest];
+    if (current->state == FRAME_LOADING || current->state == FRAME_MERGING) {
+      tp_frame_t *loading = current->state == FRAME_LOADING ? current : &store->frames[current->older];
+      while (moved != 0) {
+        tp_waiter_t *next = moved->next;
+        add_waiter(loading, moved);
+        moved = next;
+      }
+      if (current != frame && loading != frame && frame->state == FRAME_CLEAN) {
+        release_frame(store, frame);
+      }
+      return true;
+    }
+    memcpy(frame->entries, current->entries, store->page_bytes);
+  }
+  tp_waiter_t *waiters = frame->waiters;
+  frame->waiters = frame->waiters_tail = 0;
+  deliver(store, frame->tp, frame->entries, waiters);
+  if (frame->keep && newest_frame(store, frame->tp) == frame_index(store, frame)) {
+    make_dirty(store, frame);
+  } else {
+    release_frame(store, frame);
+  }
+  return true;
+}
+
 static void read_done(flash_op_t *op, uint32_t status) {
   tp_store_t *store = (tp_store_t *)op->owner;
   tp_frame_t *frame = &store->frames[op->user];
@@ -254,38 +298,41 @@ static void read_done(flash_op_t *op, uint32_t status) {
       break;
     }
   }
-  const uint32_t *content = frame->entries;
   if (frame->newer != NO_FRAME) {
-    /* Writebacks arrived while reading: the flash copy fills what they did not set. */
+    /* Writebacks arrived while reading: the flash copy fills what they did not set, and the
+     * merged copy goes on to be programmed. The waiters get a copy of it in this frame, which
+     * no writeback or program touches while the scheme takes it in. */
     tp_frame_t *merged = &store->frames[frame->newer];
-    if (merged->state == FRAME_MERGING) {
-      for (uint32_t i = 0; i < store->entries_per_tp; ++i) {
-        if (!bitmap_test(merged->patched, i)) {
-          merged->entries[i] = frame->entries[i];
-        }
+    for (uint32_t i = 0; i < store->entries_per_tp; ++i) {
+      if (!bitmap_test(merged->patched, i)) {
+        merged->entries[i] = frame->entries[i];
       }
-      make_dirty(store, merged);
     }
-    content = merged->entries;
+    make_dirty(store, merged);
+    merged->older = NO_FRAME;
+    frame->newer = NO_FRAME;
+    memcpy(frame->entries, merged->entries, store->page_bytes);
   }
-  tp_waiter_t *waiters = frame->waiters;
-  frame->waiters = frame->waiters_tail = 0;
-  uint32_t tp = frame->tp;
-  if (content != frame->entries) {
-    /* Superseded by the merged copy: hand the scheme that one. */
-    release_frame(store, frame);
-    deliver(store, tp, content, waiters);
+  frame->state = FRAME_CLEAN;
+  if (frame->waiters != 0 && store->waiting_for_room) {
+    list_push_back(&store->deliveries, &frame->link);
     return;
   }
-  /* CLEAN while the waiters run: a writeback or relocation they cause lands in this frame and
-   * keeps it (it is then programmed); otherwise it is freed after. */
-  frame->state = FRAME_CLEAN;
-  deliver(store, tp, content, waiters);
-  if (frame->keep) {
-    make_dirty(store, frame);
-  } else {
-    release_frame(store, frame);
+  deliver_frame(store, frame);
+}
+
+bool tp_store_deliver(tp_store_t *store) {
+  bool delivered = false;
+  while (!list_empty(&store->deliveries)) {
+    tp_frame_t *frame = LIST_ENTRY(store->deliveries.next, tp_frame_t, link);
+    list_remove(&frame->link);
+    if (!deliver_frame(store, frame)) {
+      list_push_front(&store->deliveries, &frame->link); /* no flash record: next time */
+      break;
+    }
+    delivered = true;
   }
+  return delivered;
 }
 
 /* The frame writebacks of `tp` go into: a complete in-memory copy (DIRTY), or a MERGING frame

@@ -2,7 +2,8 @@
  *
  * - Loads: a scheme's MISS names a TP; tp_store_load reads it (one read however many requests
  *   wait: they queue on the frame), hands it to the scheme's tp_loaded with every waiter's LPN,
- *   then resumes the waiters in the same call chain so they ask the scheme again.
+ *   then resumes the waiters in the same call chain so they ask the scheme again (a read that
+ *   completes while a writeback waits for room is handed over later, by tp_store_deliver).
  * - Writebacks: dirty mappings a scheme evicts (map_env_t write_back_*) land in a frame, merged
  *   with the TP's flash copy (read first when it exists) or its newer copy in memory; loads that
  *   arrive meanwhile see the merged content.
@@ -82,11 +83,13 @@ typedef struct tp_store {
   hash_table_t newest; /* TP -> its newest frame */
   list_node_t free_frames;
   list_node_t dirty_fifo;
+  list_node_t deliveries; /* CLEAN frames read while waiting for room: waiters not yet resumed */
   uint32_t free_count;
   uint32_t dirty_count;
   uint32_t programs_in_flight;
   uint32_t reads_in_flight;
   uint32_t writebacks; /* write_back_* calls so far: TPs keep becoming dirty while it moves */
+  bool waiting_for_room;
   uint32_t *unmapped_page; /* entries_per_tp x PPN_UNMAPPED: a TP never written */
   uint32_t *filler_page;   /* padding */
   uint32_t *wanted;        /* tp_loaded arguments, waiter_capacity each */
@@ -119,7 +122,11 @@ bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t ppn);
  * (padded). Also forces one when frames run short. */
 void tp_store_pump(tp_store_t *store, bool force);
 
-/* No TP read or program in flight and nothing dirty. */
+/* Resumes the waiters of TPs read while a writeback waited for room (the scheme was busy then).
+ * The main loop calls it after draining flash completions; true when it resumed any. */
+bool tp_store_deliver(tp_store_t *store);
+
+/* No TP read or program in flight, nothing dirty and nothing left to deliver. */
 bool tp_store_idle(const tp_store_t *store);
 
 /* True once after a frame or flash record came free (stalled loads may retry). */

@@ -71,6 +71,8 @@ TEST_F(BlockTest, PdwcStripesPlanesFirstAndStreamsUseSeparateBlocks) {
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(1, 0, 0, 0, 2));
   EXPECT_EQ(blocks.groups[block_group_of(&blocks, ppn(0, 1, 1, 0, 0))].stream, BLOCK_STREAM_GC);
   EXPECT_EQ(block_max_open_groups(&blocks), 8u + 2u);
+  EXPECT_EQ(block_free_groups(&blocks), 8u * 4u - 5u);
+  EXPECT_EQ(block_min_free(&blocks), 3u);
   // A stream that needs a new block and finds every unit at keep_free gets none.
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 4));
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 6));

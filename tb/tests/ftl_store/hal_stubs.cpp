@@ -1,0 +1,62 @@
+#include "tb/tests/ftl_store/hal_stubs.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+#include "tb/tests/ftl_store/fake_flash.h"
+
+extern "C" {
+#include "hal/console.h"
+#include "hal/irq.h"
+#include "hal/system.h"
+}
+
+namespace {
+
+std::string console;
+bool interrupts_on = true;
+
+}  // namespace
+
+namespace ssdvp::test {
+
+std::string take_console() {
+  std::string text;
+  text.swap(console);
+  return text;
+}
+
+bool interrupts_enabled() { return interrupts_on; }
+
+}  // namespace ssdvp::test
+
+extern "C" {
+
+int fw_printf(const char *format, ...) {
+  char line[512];
+  va_list args;
+  va_start(args, format);
+  int length = std::vsnprintf(line, sizeof line, format, args);
+  va_end(args);
+  console += line;
+  return length;
+}
+
+void system_fault(void) { throw ssdvp::test::FirmwareFault(console); }
+
+uint32_t irq_save_disable(void) {
+  uint32_t saved = interrupts_on ? 1u : 0u;
+  interrupts_on = false;
+  return saved;
+}
+
+void irq_restore(uint32_t saved) { interrupts_on = saved != 0; }
+
+void cpu_wait_for_interrupt(void) {
+  if (ssdvp::test::FakeFlash::live() == nullptr) {
+    throw ssdvp::test::FirmwareFault("WFI with no flash: nothing would wake the core");
+  }
+  ssdvp::test::FakeFlash::live()->wait_for_interrupt();
+}
+
+}  // extern "C"

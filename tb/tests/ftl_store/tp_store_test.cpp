@@ -1,0 +1,992 @@
+// The translation-page store (firmware/ftl/map/tp_store.c) against its header's contract, over
+// the fake flash layer: loads, writebacks, programs, relocation, and a long random run against a
+// reference map. The scheme is a recorder of tp_loaded calls; the block manager and the GTD are
+// the firmware's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "tb/tests/ftl_store/fake_flash.h"
+#include "tb/tests/ftl_store/hal_stubs.h"
+
+extern "C" {
+#include "boot_config.h"
+#include "ftl/block.h"
+#include "ftl/map/gtd.h"
+#include "ftl/map/map.h"
+#include "ftl/map/tp_store.h"
+#include "lib/arena.h"
+}
+
+namespace ssdvp::test {
+namespace {
+
+constexpr uint32_t kCwdp = BOOT_ALLOC_LEVEL_CHANNEL | BOOT_ALLOC_LEVEL_WAY << 2 |
+                           BOOT_ALLOC_LEVEL_DIE << 4 | BOOT_ALLOC_LEVEL_PLANE << 6;
+
+// One tp_loaded call, as the scheme saw it.
+struct LoadedCall {
+  const uint32_t *source;  // what tp_loaded got: valid for the whole call
+  uint32_t tp;
+  std::vector<uint32_t> entries;
+  std::vector<uint32_t> wanted;
+  std::vector<const map_request_t *> requests;
+};
+
+// The recording scheme: only tp_loaded is called by the TP store.
+struct Recorder {
+  uint32_t entries_per_tp = 0;
+  std::vector<LoadedCall> calls;
+  std::vector<uint32_t> resumed;  // waiter ids, in resume order
+  std::multiset<uint32_t> served; // LPNs tp_loaded received and no waiter has resumed for yet
+  std::function<void(const LoadedCall &)> check;  // runs on every tp_loaded call
+  std::function<void(uint32_t id)> on_resume;
+};
+Recorder *recorder = nullptr;
+
+void record_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,
+                      const map_request_t *const *requests, uint32_t count) {
+  LoadedCall call{entries, tp, std::vector<uint32_t>(entries, entries + recorder->entries_per_tp),
+                  std::vector<uint32_t>(wanted, wanted + count),
+                  std::vector<const map_request_t *>(requests, requests + count)};
+  recorder->served.insert(wanted, wanted + count);
+  if (recorder->check) {
+    recorder->check(call);
+  }
+  recorder->calls.push_back(std::move(call));
+}
+
+map_scheme_t recording_scheme() {
+  map_scheme_t scheme{};
+  scheme.name = "recorder";
+  scheme.tp_loaded = record_tp_loaded;
+  return scheme;
+}
+
+// A waiter with an id the resume records.
+struct TestWaiter {
+  tp_waiter_t waiter;  // first: resume casts back
+  uint32_t id;
+  bool resumed;
+};
+
+// A waiter resumes after the scheme got its TP with its LPN among the wanted ones.
+void record_resume(tp_waiter_t *waiter) {
+  TestWaiter *owner = reinterpret_cast<TestWaiter *>(waiter);
+  EXPECT_FALSE(owner->resumed) << "waiter " << owner->id << " resumed twice";
+  owner->resumed = true;
+  recorder->resumed.push_back(owner->id);
+  auto served = recorder->served.find(waiter->lpn);
+  if (served == recorder->served.end()) {
+    ADD_FAILURE() << "waiter " << owner->id << " resumed without its LPN in tp_loaded";
+  } else {
+    recorder->served.erase(served);
+  }
+  if (recorder->on_resume) {
+    recorder->on_resume(owner->id);
+  }
+}
+
+// MLC, two planes programmed together: a translation wordline is 4 pages, page i on plane i / 2.
+constexpr nand_geometry_t kMlcTwoPlanes{1, 1, 1, 2, 16, 8, 64, 16, 2};
+
+struct TpStoreTest : ::testing::Test {
+  nand_geometry_t geometry = kMlcTwoPlanes;
+  bool multi_plane = true;
+  uint32_t tp_count = 64;
+  uint32_t waiter_capacity = 64;
+  std::vector<uint8_t> memory = std::vector<uint8_t>(1u << 20);
+  arena_t arena{};
+  Recorder record;
+  map_scheme_t scheme = recording_scheme();
+  std::unique_ptr<FakeFlash> flash;
+  block_manager_t blocks{};
+  gtd_t gtd{};
+  fw_stats_t stats{};
+  tp_store_t store{};
+  uint32_t entries_per_tp = 0;
+
+  void SetUp() override {
+    recorder = &record;
+    take_console();
+  }
+  void TearDown() override {
+    recorder = nullptr;
+    flash.reset();
+  }
+
+  // Builds everything with `records` flash records.
+  void start(uint32_t records = 8) {
+    arena_init(&arena, memory.data(), (uint32_t)memory.size(), FW_STATS_LOCATION_SRAM);
+    entries_per_tp = geometry.page_bytes / 4u;
+    record.entries_per_tp = entries_per_tp;
+    ASSERT_TRUE(block_init(&blocks, &geometry, multi_plane, kCwdp, &arena));
+    flash = std::make_unique<FakeFlash>(geometry, records, &arena);
+    ASSERT_TRUE(gtd_init(&gtd, tp_count, &arena));
+    ASSERT_TRUE(tp_store_init(&store, &scheme, flash->layer(), &blocks, &gtd, &stats,
+                              entries_per_tp, waiter_capacity, &arena));
+  }
+
+  uint32_t unit_pages() const { return blocks.pages_per_wordline_unit; }
+  uint32_t lpn(uint32_t tp, uint32_t entry) const { return tp * entries_per_tp + entry; }
+  // PPN of page i of a translation wordline programmed at `first` (plane-major).
+  uint32_t page_of_unit(uint32_t first, uint32_t i) const {
+    return first + i / geometry.bits_per_cell * geometry.blocks * geometry.pages +
+           i % geometry.bits_per_cell;
+  }
+
+  // A TP's content, distinct per (tp, seed).
+  std::vector<uint32_t> content(uint32_t tp, uint32_t seed) const {
+    std::vector<uint32_t> entries(entries_per_tp);
+    for (uint32_t i = 0; i < entries_per_tp; ++i) {
+      entries[i] = tp * 100000u + seed * 1000u + i;
+    }
+    return entries;
+  }
+
+  // As the FTL's main loop: run the completions, then hand over TPs read while a writeback
+  // waited for room.
+  void drain() {
+    flash_drain(flash->layer());
+    tp_store_deliver(&store);
+  }
+  // Completes and drains everything in flight, oldest first.
+  void settle() {
+    while (!flash->in_flight().empty() || flash->completions_waiting() != 0) {
+      flash->complete_all();
+      drain();
+    }
+  }
+  // Writes whole TPs and programs them (padded): the TPs are in flash afterwards.
+  // TPs 0 .. count - 1 in flash.
+  void put_first_in_flash(uint32_t count) {
+    std::vector<uint32_t> tps(count);
+    for (uint32_t tp = 0; tp < count; ++tp) tps[tp] = tp;
+    put_in_flash(tps);
+  }
+  void put_in_flash(const std::vector<uint32_t> &tps, uint32_t seed = 0) {
+    for (uint32_t tp : tps) {
+      tp_store_write_back_page(&store, tp, content(tp, seed).data());
+    }
+    tp_store_pump(&store, true);
+    settle();
+    ASSERT_TRUE(tp_store_idle(&store));
+    for (uint32_t tp : tps) {
+      ASSERT_NE(gtd_get(&gtd, tp), PPN_UNMAPPED) << "TP " << tp;
+    }
+  }
+  TestWaiter waiter(uint32_t id, uint32_t lpn, const map_request_t *request = nullptr,
+                    bool host_read = false) {
+    TestWaiter w{};
+    w.waiter.lpn = lpn;
+    w.waiter.request = request;
+    w.waiter.host_read = host_read;
+    w.waiter.resume = record_resume;
+    w.id = id;
+    return w;
+  }
+  // What the fake flash holds at the TP's GTD PPN.
+  std::vector<uint32_t> in_flash(uint32_t tp) const { return flash->data(gtd_get(&gtd, tp)); }
+  size_t programs_in_flight() const {
+    return std::count_if(flash->in_flight().begin(), flash->in_flight().end(),
+                         [](const FakeFlashOp &op) { return op.kind == NFC_OP_PROGRAM; });
+  }
+};
+
+using TpStoreLoad = TpStoreTest;
+using TpStoreWriteBack = TpStoreTest;
+using TpStoreProgram = TpStoreTest;
+using TpStoreRelocate = TpStoreTest;
+
+TEST_F(TpStoreLoad, UnwrittenTpIsServedAtOnceFromTheUnmappedPage) {
+  start();
+  TestWaiter w = waiter(1, lpn(3, 5));
+  EXPECT_EQ(tp_store_load(&store, 3, &w.waiter), TP_LOAD_DONE);
+  ASSERT_EQ(record.calls.size(), 1u);
+  EXPECT_EQ(record.calls[0].tp, 3u);
+  EXPECT_EQ(record.calls[0].entries, std::vector<uint32_t>(entries_per_tp, PPN_UNMAPPED));
+  EXPECT_EQ(record.calls[0].wanted, std::vector<uint32_t>{lpn(3, 5)});
+  EXPECT_TRUE(flash->in_flight().empty());
+  EXPECT_EQ(flash->reads(), 0u);
+  EXPECT_FALSE(w.resumed) << "TP_LOAD_DONE: the caller asks again itself";
+}
+
+TEST_F(TpStoreLoad, FlashTpIsReadOnceAndEveryWaiterResumedInOrder) {
+  start();
+  put_in_flash({5});
+  map_request_t request{lpn(5, 0), 4};
+  TestWaiter a = waiter(1, lpn(5, 2), &request);
+  TestWaiter b = waiter(2, lpn(5, 7), nullptr, true);
+  TestWaiter c = waiter(3, lpn(5, 2));
+  EXPECT_EQ(tp_store_load(&store, 5, &a.waiter), TP_LOAD_WAITING);
+  EXPECT_EQ(tp_store_load(&store, 5, &b.waiter), TP_LOAD_WAITING);
+  EXPECT_EQ(tp_store_load(&store, 5, &c.waiter), TP_LOAD_WAITING);
+  ASSERT_EQ(flash->in_flight().size(), 1u) << "one read however many waiters";
+  EXPECT_EQ(flash->in_flight()[0].kind, NFC_OP_READ);
+  EXPECT_EQ(flash->in_flight()[0].ppn, gtd_get(&gtd, 5));
+  EXPECT_TRUE(record.calls.empty());
+  flash->complete(0);
+  EXPECT_TRUE(record.calls.empty()) << "callbacks run only when the firmware drains";
+  drain();
+  ASSERT_EQ(record.calls.size(), 1u);
+  EXPECT_EQ(record.calls[0].entries, content(5, 0));
+  EXPECT_EQ(record.calls[0].wanted, (std::vector<uint32_t>{lpn(5, 2), lpn(5, 7), lpn(5, 2)}));
+  EXPECT_EQ(record.calls[0].requests,
+            (std::vector<const map_request_t *>{&request, nullptr, nullptr}));
+  EXPECT_EQ(record.resumed, (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(stats.flash_reads_translation, 1u);
+  EXPECT_EQ(stats.flash_reads_translation_host, 1u);
+  EXPECT_TRUE(tp_store_idle(&store));
+  // Clean: the frame was freed, a later load reads again.
+  TestWaiter d = waiter(4, lpn(5, 0));
+  EXPECT_EQ(tp_store_load(&store, 5, &d.waiter), TP_LOAD_WAITING);
+  EXPECT_EQ(flash->in_flight().size(), 1u);
+}
+
+TEST_F(TpStoreLoad, StallsWhileFlashRecordsAreShortAndResumesAfterProgress) {
+  start(8);
+  put_first_in_flash(8);
+  tp_store_take_progress(&store);
+  std::vector<TestWaiter> waiters;
+  waiters.reserve(8);
+  for (uint32_t tp = 0; tp < 8; ++tp) waiters.push_back(waiter(tp, lpn(tp, 0)));
+  // Loads leave TP_STORE_RESERVE_RECORDS records for writebacks and programs.
+  uint32_t started = 8 - TP_STORE_RESERVE_RECORDS;
+  for (uint32_t tp = 0; tp < started; ++tp) {
+    EXPECT_EQ(tp_store_load(&store, tp, &waiters[tp].waiter), TP_LOAD_WAITING) << tp;
+  }
+  EXPECT_EQ(tp_store_load(&store, started, &waiters[started].waiter), TP_LOAD_STALLED);
+  EXPECT_FALSE(tp_store_take_progress(&store));
+  // A load of a TP already being read queues on it all the same.
+  TestWaiter again = waiter(100, lpn(0, 1));
+  EXPECT_EQ(tp_store_load(&store, 0, &again.waiter), TP_LOAD_WAITING);
+  flash->complete(0);
+  drain();
+  EXPECT_TRUE(tp_store_take_progress(&store));
+  EXPECT_FALSE(tp_store_take_progress(&store)) << "true once";
+  EXPECT_EQ(tp_store_load(&store, started, &waiters[started].waiter), TP_LOAD_WAITING);
+  settle();
+  EXPECT_EQ(record.resumed.size(), started + 2u);
+}
+
+TEST_F(TpStoreLoad, StallsWhileFramesAreShort) {
+  start(32);
+  put_first_in_flash(32);
+  std::vector<TestWaiter> waiters;
+  waiters.reserve(32);
+  for (uint32_t tp = 0; tp < 32; ++tp) waiters.push_back(waiter(tp, lpn(tp, 0)));
+  // Loads leave the writeback reserve of frames.
+  uint32_t started = store.frame_count - TP_STORE_RESERVE_FRAMES;
+  for (uint32_t tp = 0; tp < started; ++tp) {
+    EXPECT_EQ(tp_store_load(&store, tp, &waiters[tp].waiter), TP_LOAD_WAITING) << tp;
+  }
+  EXPECT_EQ(tp_store_load(&store, started, &waiters[started].waiter), TP_LOAD_STALLED);
+  EXPECT_TRUE(tp_store_can_evict(&store)) << "loads never eat the reserve";
+  flash->complete(0);
+  drain();
+  EXPECT_TRUE(tp_store_take_progress(&store));
+  EXPECT_EQ(tp_store_load(&store, started, &waiters[started].waiter), TP_LOAD_WAITING);
+  settle();
+  EXPECT_EQ(record.resumed.size(), started + 1u);
+}
+
+TEST_F(TpStoreLoad, ReadFailureIsAFirmwareFault) {
+  start();
+  put_in_flash({2});
+  // Point the TP at a page never programmed: the read answers ERASED.
+  gtd_set(&gtd, 2, gtd_get(&gtd, 2) + geometry.pages);
+  TestWaiter w = waiter(1, lpn(2, 0));
+  ASSERT_EQ(tp_store_load(&store, 2, &w.waiter), TP_LOAD_WAITING);
+  flash->complete(0);
+  EXPECT_THROW(drain(), FirmwareFault);
+  EXPECT_NE(take_console().find("reading TP 2"), std::string::npos);
+}
+
+// A scheme may evict from tp_loaded before it copies the entries (DFTL's whole-TP mode makes room
+// first). When the merged copy it was handed is programmed and its frame reused meanwhile (frames
+// short: the writeback waits for room), the entries change under it.
+TEST_F(TpStoreLoad, EntriesStayValidWhileTpLoadedWritesBackWithFramesShort) {
+  start(32);
+  put_first_in_flash(15);
+  map_patch_t patch[] = {{lpn(0, 1), 7}};
+  tp_store_write_back_patches(&store, 0, patch, 1);  // TP 0: read in flight, patch merging
+  TestWaiter a = waiter(100, lpn(0, 1));
+  ASSERT_EQ(tp_store_load(&store, 0, &a.waiter), TP_LOAD_WAITING);
+  std::vector<TestWaiter> loads;
+  loads.reserve(10);
+  for (uint32_t tp = 1; tp <= 10; ++tp) {
+    loads.push_back(waiter(tp, lpn(tp, 0)));
+    ASSERT_EQ(tp_store_load(&store, tp, &loads.back().waiter), TP_LOAD_WAITING);
+  }
+  ASSERT_TRUE(tp_store_can_evict(&store));
+  for (uint32_t tp = 11; tp <= 14; ++tp) {  // one scheme call's evictions: the reserve
+    map_patch_t evicted[] = {{lpn(tp, 0), tp}};
+    tp_store_write_back_patches(&store, tp, evicted, 1);
+  }
+  ASSERT_EQ(store.free_count, 0u);
+  flash->complete(0);  // TP 0's read
+  // WFI: programs complete first.
+  flash->set_wait_for_interrupt([](FakeFlash &fake) {
+    for (size_t i = fake.in_flight().size(); i-- > 0;) {
+      if (fake.in_flight()[i].kind == NFC_OP_PROGRAM) {
+        fake.complete(i);
+        return;
+      }
+    }
+    fake.complete(0);
+  });
+  std::vector<uint32_t> expected = content(0, 0);
+  expected[1] = 7;
+  std::vector<uint32_t> seen_after_evictions;
+  record.check = [&](const LoadedCall &call) {
+    if (call.tp != 0) return;
+    EXPECT_EQ(call.entries, expected);
+    tp_store_write_back_page(&store, 20, content(20, 0).data());
+    tp_store_write_back_page(&store, 21, content(21, 0).data());
+    seen_after_evictions.assign(call.source, call.source + entries_per_tp);
+  };
+  drain();
+  ASSERT_FALSE(seen_after_evictions.empty());
+  EXPECT_EQ(seen_after_evictions, expected)
+      << "the entries tp_loaded got were overwritten by a writeback during the call";
+  settle();
+}
+
+// Loads take frames down to the reserve; one scheme call's writebacks to TPs being loaded then
+// take the reserve (MERGING frames). A load completing next hands its TP to the scheme, which
+// evicts up to TP_STORE_EVICTIONS_PER_CALL TPs: the writeback must wait for room, but every
+// frame in use belongs to a load a waiter waits for (their completions are set aside), so
+// nothing the wait may run frees one.
+TEST_F(TpStoreWriteBack, WritebackFromTpLoadedFindsRoomWhileLoadsHoldTheFrames) {
+  start(32);
+  put_first_in_flash(20);
+  uint32_t loads = store.frame_count - TP_STORE_RESERVE_FRAMES;
+  std::vector<TestWaiter> waiters;
+  waiters.reserve(loads);
+  for (uint32_t tp = 0; tp < loads; ++tp) {
+    waiters.push_back(waiter(tp, lpn(tp, 0)));
+    ASSERT_EQ(tp_store_load(&store, tp, &waiters.back().waiter), TP_LOAD_WAITING);
+  }
+  ASSERT_TRUE(tp_store_can_evict(&store));
+  for (uint32_t tp = 0; tp < TP_STORE_EVICTIONS_PER_CALL; ++tp) {
+    map_patch_t patch[] = {{lpn(tp, 1), 1000 + tp}};
+    tp_store_write_back_patches(&store, tp, patch, 1);
+  }
+  uint32_t last = loads - 1;  // no writeback waits on its read
+  record.check = [&](const LoadedCall &call) {
+    if (call.tp != last) return;
+    for (uint32_t tp = 4; tp < 4 + TP_STORE_EVICTIONS_PER_CALL; ++tp) {
+      map_patch_t patch[] = {{lpn(tp, 1), 1000 + tp}};
+      tp_store_write_back_patches(&store, tp, patch, 1);
+    }
+  };
+  flash->complete(flash->in_flight().size() - 1);  // the last load's read
+  EXPECT_NO_THROW(drain()) << take_console();
+  settle();
+  tp_store_pump(&store, true);
+  settle();
+  for (uint32_t tp = 0; tp < 4 + TP_STORE_EVICTIONS_PER_CALL; ++tp) {
+    std::vector<uint32_t> expected = content(tp, 0);
+    expected[1] = 1000 + tp;
+    EXPECT_EQ(in_flash(tp), expected) << "TP " << tp;
+  }
+}
+
+TEST_F(TpStoreWriteBack, PatchesToAFlashTpReadTheOldCopyAndPatchedEntriesWin) {
+  start();
+  put_in_flash({4});
+  uint32_t reads = (uint32_t)flash->reads();
+  map_patch_t first[] = {{lpn(4, 1), 777}, {lpn(4, 5), 555}};
+  tp_store_write_back_patches(&store, 4, first, 2);
+  ASSERT_EQ(flash->in_flight().size(), 1u);
+  EXPECT_EQ(flash->in_flight()[0].kind, NFC_OP_READ);
+  // More patches while the read is in flight: the newest value of an entry wins.
+  map_patch_t second[] = {{lpn(4, 1), 778}, {lpn(4, 9), PPN_UNMAPPED}};
+  tp_store_write_back_patches(&store, 4, second, 2);
+  EXPECT_EQ(flash->in_flight().size(), 1u) << "one read for both";
+  settle();
+  tp_store_pump(&store, true);
+  settle();
+  std::vector<uint32_t> expected = content(4, 0);
+  expected[1] = 778;
+  expected[5] = 555;
+  expected[9] = PPN_UNMAPPED;
+  EXPECT_EQ(in_flash(4), expected);
+  EXPECT_EQ(flash->reads(), reads + 1u);
+  EXPECT_TRUE(tp_store_idle(&store));
+}
+
+TEST_F(TpStoreWriteBack, PatchesToAnUnwrittenTpNeedNoRead) {
+  start();
+  map_patch_t patch[] = {{lpn(6, 3), 42}};
+  tp_store_write_back_patches(&store, 6, patch, 1);
+  EXPECT_TRUE(flash->in_flight().empty());
+  tp_store_pump(&store, true);
+  settle();
+  std::vector<uint32_t> expected(entries_per_tp, PPN_UNMAPPED);
+  expected[3] = 42;
+  EXPECT_EQ(in_flash(6), expected);
+  EXPECT_EQ(flash->reads(), 0u);
+}
+
+TEST_F(TpStoreWriteBack, WriteBackPageNeedsNoRead) {
+  start();
+  put_in_flash({4});
+  uint64_t reads = flash->reads();
+  tp_store_write_back_page(&store, 4, content(4, 1).data());
+  EXPECT_TRUE(flash->in_flight().empty());
+  tp_store_pump(&store, true);
+  settle();
+  EXPECT_EQ(in_flash(4), content(4, 1));
+  EXPECT_EQ(flash->reads(), reads);
+}
+
+TEST_F(TpStoreWriteBack, LoadArrivingDuringAMergeSeesMergedContent) {
+  start();
+  put_in_flash({8});
+  map_patch_t patch[] = {{lpn(8, 0), 1234}};
+  tp_store_write_back_patches(&store, 8, patch, 1);
+  TestWaiter w = waiter(1, lpn(8, 0));
+  EXPECT_EQ(tp_store_load(&store, 8, &w.waiter), TP_LOAD_WAITING);
+  EXPECT_EQ(flash->in_flight().size(), 1u) << "the load waits for the merge's read";
+  settle();
+  std::vector<uint32_t> expected = content(8, 0);
+  expected[0] = 1234;
+  ASSERT_EQ(record.calls.size(), 1u);
+  EXPECT_EQ(record.calls[0].entries, expected);
+  EXPECT_EQ(record.resumed, std::vector<uint32_t>{1});
+  // Merged and dirty: a later load is answered from memory at once.
+  TestWaiter again = waiter(2, lpn(8, 1));
+  EXPECT_EQ(tp_store_load(&store, 8, &again.waiter), TP_LOAD_DONE);
+  EXPECT_EQ(record.calls.back().entries, expected);
+}
+
+TEST_F(TpStoreWriteBack, PatchArrivingAfterALoadIsInWhatTheLoadGets) {
+  start();
+  put_in_flash({8});
+  TestWaiter w = waiter(1, lpn(8, 3));
+  EXPECT_EQ(tp_store_load(&store, 8, &w.waiter), TP_LOAD_WAITING);
+  map_patch_t patch[] = {{lpn(8, 3), 99}};
+  tp_store_write_back_patches(&store, 8, patch, 1);
+  EXPECT_EQ(flash->in_flight().size(), 1u);
+  settle();
+  std::vector<uint32_t> expected = content(8, 0);
+  expected[3] = 99;
+  ASSERT_EQ(record.calls.size(), 1u);
+  EXPECT_EQ(record.calls[0].entries, expected);
+  tp_store_pump(&store, true);
+  settle();
+  EXPECT_EQ(in_flash(8), expected);
+}
+
+TEST_F(TpStoreWriteBack, NewerCopyWhileProgrammingIsProgrammedAfterTheOlder) {
+  start();
+  tp_store_write_back_page(&store, 7, content(7, 0).data());
+  tp_store_pump(&store, true);
+  ASSERT_EQ(programs_in_flight(), 1u);
+  // The copy being programmed stays readable.
+  TestWaiter w = waiter(1, lpn(7, 0));
+  EXPECT_EQ(tp_store_load(&store, 7, &w.waiter), TP_LOAD_DONE);
+  EXPECT_EQ(record.calls.back().entries, content(7, 0));
+  map_patch_t patch[] = {{lpn(7, 2), 4242}};
+  tp_store_write_back_patches(&store, 7, patch, 1);
+  EXPECT_TRUE(flash->in_flight().size() == 1u) << "no read: the newer copy starts from memory";
+  tp_store_pump(&store, true);
+  EXPECT_EQ(programs_in_flight(), 1u) << "the newer copy waits for the older one's program";
+  flash->complete(0);
+  drain();
+  uint32_t older = gtd_get(&gtd, 7);
+  EXPECT_EQ(flash->data(older), content(7, 0));
+  tp_store_pump(&store, true);
+  ASSERT_EQ(programs_in_flight(), 1u);
+  settle();
+  std::vector<uint32_t> expected = content(7, 0);
+  expected[2] = 4242;
+  EXPECT_NE(gtd_get(&gtd, 7), older);
+  EXPECT_EQ(in_flash(7), expected);
+  EXPECT_FALSE(block_page_valid(&blocks, older));
+  EXPECT_TRUE(block_page_valid(&blocks, gtd_get(&gtd, 7)));
+}
+
+TEST_F(TpStoreWriteBack, WaitsForRoomWhenASchemeFlushesMoreTpsThanFrames) {
+  start();
+  uint32_t tps = store.frame_count + 13u;
+  for (uint32_t tp = 0; tp < tps; ++tp) {
+    tp_store_write_back_page(&store, tp, content(tp, 3).data());
+  }
+  EXPECT_GT(flash->interrupt_waits(), 0u);
+  EXPECT_TRUE(interrupts_enabled());
+  tp_store_pump(&store, true);
+  settle();
+  for (uint32_t tp = 0; tp < tps; ++tp) {
+    EXPECT_EQ(in_flash(tp), content(tp, 3)) << "TP " << tp;
+  }
+}
+
+TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
+  start();
+  ASSERT_EQ(unit_pages(), 4u);
+  for (uint32_t tp = 0; tp < 3; ++tp) tp_store_write_back_page(&store, tp, content(tp, 0).data());
+  tp_store_pump(&store, false);
+  EXPECT_TRUE(flash->in_flight().empty()) << "3 of 4 pages: no program";
+  tp_store_write_back_page(&store, 3, content(3, 0).data());
+  tp_store_pump(&store, false);
+  ASSERT_EQ(flash->in_flight().size(), 1u);
+  const FakeFlashOp &program = flash->in_flight()[0];
+  EXPECT_EQ(program.kind, NFC_OP_PROGRAM);
+  EXPECT_EQ(program.planes, 2u);
+  uint32_t first = program.ppn;
+  settle();
+  for (uint32_t i = 0; i < 4; ++i) {
+    uint32_t ppn = page_of_unit(first, i);
+    EXPECT_EQ(gtd_get(&gtd, i), ppn) << "TP " << i << " is page " << i << " of the wordline";
+    EXPECT_EQ(flash->data(ppn), content(i, 0));
+    EXPECT_EQ(flash->oob(ppn)[0], i | FLASH_OOB_TRANSLATION);
+  }
+  EXPECT_EQ(stats.pages_programmed_translation, 4u);
+  EXPECT_EQ(stats.pages_programmed_padding, 0u);
+  // A forced pump pads the last partial wordline.
+  tp_store_write_back_page(&store, 10, content(10, 0).data());
+  tp_store_write_back_page(&store, 11, content(11, 0).data());
+  tp_store_pump(&store, false);
+  EXPECT_TRUE(flash->in_flight().empty());
+  tp_store_pump(&store, true);
+  ASSERT_EQ(flash->in_flight().size(), 1u);
+  first = flash->in_flight()[0].ppn;
+  settle();
+  EXPECT_EQ(gtd_get(&gtd, 10), page_of_unit(first, 0));
+  EXPECT_EQ(gtd_get(&gtd, 11), page_of_unit(first, 1));
+  for (uint32_t i = 2; i < 4; ++i) {
+    EXPECT_EQ(flash->oob(page_of_unit(first, i))[0], FLASH_OOB_FILLER);
+    EXPECT_FALSE(block_page_valid(&blocks, page_of_unit(first, i)));
+  }
+  EXPECT_EQ(stats.pages_programmed_padding, 2u);
+  EXPECT_TRUE(tp_store_idle(&store));
+}
+
+TEST_F(TpStoreProgram, GtdFollowsTheNewPageAndTheOldOneIsInvalid) {
+  start();
+  put_in_flash({1, 2, 3, 4});
+  uint32_t old_ppn = gtd_get(&gtd, 2);
+  uint32_t old_group = block_group_of(&blocks, old_ppn);
+  uint32_t valid_before = blocks.groups[old_group].valid_pages;
+  EXPECT_TRUE(block_page_valid(&blocks, old_ppn));
+  put_in_flash({2}, 1);
+  uint32_t new_ppn = gtd_get(&gtd, 2);
+  EXPECT_NE(new_ppn, old_ppn);
+  EXPECT_FALSE(block_page_valid(&blocks, old_ppn));
+  EXPECT_TRUE(block_page_valid(&blocks, new_ppn));
+  EXPECT_EQ(flash->data(new_ppn), content(2, 1));
+  EXPECT_EQ(blocks.groups[old_group].valid_pages,
+            valid_before - 1u + (block_group_of(&blocks, new_ppn) == old_group ? 1u : 0u));
+}
+
+TEST_F(TpStoreProgram, FailedProgramRetiresTheBlockAndProgramsTheFramesElsewhere) {
+  start();
+  for (uint32_t tp = 0; tp < 4; ++tp) tp_store_write_back_page(&store, tp, content(tp, 0).data());
+  flash->fail_programs(1);
+  tp_store_pump(&store, false);
+  ASSERT_EQ(flash->in_flight().size(), 1u);
+  uint32_t failed_group = block_group_of(&blocks, flash->in_flight()[0].ppn);
+  EXPECT_EQ(flash->complete(0), NFC_STATUS_PROGRAM_FAIL);
+  drain();
+  EXPECT_EQ(blocks.groups[failed_group].state, BLOCK_RETIRED);
+  for (uint32_t tp = 0; tp < 4; ++tp) EXPECT_EQ(gtd_get(&gtd, tp), PPN_UNMAPPED);
+  EXPECT_FALSE(tp_store_idle(&store)) << "the frames are dirty again";
+  TestWaiter w = waiter(1, lpn(2, 0));
+  EXPECT_EQ(tp_store_load(&store, 2, &w.waiter), TP_LOAD_DONE);
+  EXPECT_EQ(record.calls.back().entries, content(2, 0));
+  tp_store_pump(&store, false);
+  ASSERT_EQ(flash->in_flight().size(), 1u) << "a whole wordline again";
+  EXPECT_NE(block_group_of(&blocks, flash->in_flight()[0].ppn), failed_group);
+  settle();
+  for (uint32_t tp = 0; tp < 4; ++tp) {
+    EXPECT_NE(block_group_of(&blocks, gtd_get(&gtd, tp)), failed_group);
+    EXPECT_EQ(in_flash(tp), content(tp, 0));
+  }
+  EXPECT_TRUE(tp_store_idle(&store));
+}
+
+TEST_F(TpStoreProgram, FailedOlderProgramStillGoesBeforeTheNewerCopy) {
+  start();
+  for (uint32_t tp = 0; tp < 4; ++tp) tp_store_write_back_page(&store, tp, content(tp, 0).data());
+  flash->fail_programs(1);
+  tp_store_pump(&store, false);
+  tp_store_write_back_page(&store, 1, content(1, 1).data());  // newer copy behind PROGRAMMING
+  settle();
+  tp_store_pump(&store, true);
+  settle();
+  tp_store_pump(&store, true);
+  settle();
+  EXPECT_EQ(in_flash(1), content(1, 1));
+  EXPECT_EQ(in_flash(0), content(0, 0));
+  EXPECT_TRUE(tp_store_idle(&store));
+}
+
+// Every translation page programmed, padding included, must be settled in the block manager, or
+// a full translation block never becomes collectable.
+TEST_F(TpStoreProgram, SettlesEveryTranslationPage) {
+  start();
+  uint32_t per_group = unit_pages() * (geometry.pages / geometry.bits_per_cell);
+  std::vector<uint32_t> tps(per_group);
+  for (uint32_t tp = 0; tp < per_group; ++tp) tps[tp] = tp;
+  put_in_flash(tps);
+  uint32_t group = block_group_of(&blocks, gtd_get(&gtd, 0));
+  EXPECT_EQ(blocks.groups[group].state, BLOCK_FULL);
+  EXPECT_EQ(blocks.groups[group].unsettled_pages, 0u);
+  put_in_flash({40, 41});  // a padded wordline in the next group
+  uint32_t next = block_group_of(&blocks, gtd_get(&gtd, 40));
+  EXPECT_EQ(blocks.groups[next].unsettled_pages, 0u);
+  put_in_flash(tps, 1);
+  EXPECT_EQ(blocks.groups[group].valid_pages, 0u);
+  EXPECT_TRUE(block_collectable(&blocks, group));
+}
+
+TEST_F(TpStoreRelocate, RewritesACurrentTpAndIgnoresAStalePpn) {
+  start();
+  put_in_flash({3, 4});
+  uint32_t current = gtd_get(&gtd, 3);
+  uint32_t stale = gtd_get(&gtd, 4);
+  EXPECT_TRUE(tp_store_relocate(&store, 3, stale));
+  EXPECT_TRUE(flash->in_flight().empty()) << "not TP 3's copy: nothing to do";
+  EXPECT_TRUE(tp_store_idle(&store));
+  EXPECT_TRUE(tp_store_relocate(&store, 3, current));
+  ASSERT_EQ(flash->in_flight().size(), 1u);
+  EXPECT_EQ(flash->in_flight()[0].kind, NFC_OP_READ);
+  settle();
+  EXPECT_TRUE(record.calls.empty()) << "a relocation wakes no scheme";
+  tp_store_pump(&store, true);
+  settle();
+  EXPECT_NE(gtd_get(&gtd, 3), current);
+  EXPECT_EQ(in_flash(3), content(3, 0));
+  EXPECT_FALSE(block_page_valid(&blocks, current));
+  EXPECT_TRUE(block_page_valid(&blocks, gtd_get(&gtd, 3)));
+  EXPECT_EQ(gtd_get(&gtd, 4), stale);
+}
+
+TEST_F(TpStoreRelocate, ADirtyCopyNeedsNoRead) {
+  start();
+  put_in_flash({3});
+  uint32_t current = gtd_get(&gtd, 3);
+  map_patch_t patch[] = {{lpn(3, 0), 5}};
+  tp_store_write_back_patches(&store, 3, patch, 1);
+  settle();  // merged: DIRTY
+  uint64_t reads = flash->reads();
+  EXPECT_TRUE(tp_store_relocate(&store, 3, current));
+  EXPECT_EQ(flash->reads(), reads);
+  tp_store_pump(&store, true);
+  settle();
+  std::vector<uint32_t> expected = content(3, 0);
+  expected[0] = 5;
+  EXPECT_EQ(in_flash(3), expected);
+  EXPECT_FALSE(block_page_valid(&blocks, current));
+}
+
+TEST_F(TpStoreRelocate, RefusesWhenFramesAreShort) {
+  start(32);
+  put_first_in_flash(32);
+  std::vector<TestWaiter> waiters;
+  waiters.reserve(32);
+  uint32_t loads = store.frame_count - TP_STORE_RESERVE_FRAMES;
+  for (uint32_t tp = 0; tp < loads; ++tp) {
+    waiters.push_back(waiter(tp, lpn(tp, 0)));
+    ASSERT_EQ(tp_store_load(&store, tp, &waiters.back().waiter), TP_LOAD_WAITING);
+  }
+  EXPECT_FALSE(tp_store_relocate(&store, 31, gtd_get(&gtd, 31)));
+  settle();
+  EXPECT_TRUE(tp_store_relocate(&store, 31, gtd_get(&gtd, 31)));
+}
+
+// A long random run against a reference map: writebacks of random patches and pages, loads,
+// pumps, relocations and completions in random order (WFI inside a writeback completes a random
+// operation too). With `gc`, the flash is small and the test collects translation blocks as the
+// FTL's GC does: relocate every TP the victim holds, wait for its valid pages to reach zero,
+// erase. At the end a forced pump and draining leave every TP in flash, equal to the reference.
+struct RandomCase {
+  const char *name;
+  nand_geometry_t geometry;
+  bool multi_plane;
+  bool gc;
+  uint32_t program_failures;  // injected at random steps
+  uint32_t seed;
+};
+
+struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
+  static constexpr uint32_t kSteps = 100000;
+  std::mt19937 rng;
+  std::vector<std::vector<uint32_t>> reference;
+  std::vector<TestWaiter> pool;                       // a waiter is busy from WAITING to resume
+  std::vector<std::pair<uint32_t, uint32_t>> stalled;  // (tp, lpn) to retry after progress
+  uint32_t victim = BLOCK_NONE;
+  uint32_t gc_cursor = 0;
+  bool erasing = false;
+  bool in_scheme_call = false;
+  uint64_t loads_done = 0, loads_waited = 0, loads_stalled = 0, writebacks = 0, relocations = 0,
+           collected = 0;
+
+  uint32_t pick(uint32_t n) { return std::uniform_int_distribution<uint32_t>(0, n - 1)(rng); }
+  uint32_t free_groups() const {
+    uint32_t total = 0;
+    for (uint32_t unit = 0; unit < blocks.unit_count; ++unit) total += blocks.free_count[unit];
+    return total;
+  }
+
+  void load(uint32_t tp, uint32_t lpn_wanted) {
+    auto free_waiter = std::find_if(pool.begin(), pool.end(), [](const TestWaiter &w) {
+      return w.resumed;  // idle waiters are kept "resumed"
+    });
+    if (free_waiter == pool.end()) {
+      stalled.emplace_back(tp, lpn_wanted);
+      return;
+    }
+    free_waiter->waiter.lpn = lpn_wanted;
+    free_waiter->resumed = false;
+    switch (tp_store_load(&store, tp, &free_waiter->waiter)) {
+    case TP_LOAD_DONE:
+      free_waiter->resumed = true;
+      if (auto served = record.served.find(lpn_wanted); served != record.served.end()) {
+        record.served.erase(served);
+      } else {
+        ADD_FAILURE() << "TP_LOAD_DONE for LPN " << lpn_wanted << " without it in tp_loaded";
+      }
+      ++loads_done;
+      break;
+    case TP_LOAD_WAITING:
+      ++loads_waited;
+      break;
+    case TP_LOAD_STALLED:
+      free_waiter->resumed = true;
+      stalled.emplace_back(tp, lpn_wanted);
+      ++loads_stalled;
+      break;
+    }
+  }
+
+  void retry_stalled() {
+    std::vector<std::pair<uint32_t, uint32_t>> retry;
+    retry.swap(stalled);
+    for (auto [tp, lpn_wanted] : retry) load(tp, lpn_wanted);
+  }
+
+  // One call of a scheme: up to TP_STORE_EVICTIONS_PER_CALL writebacks. The scheme is not
+  // reentrant: no tp_loaded may run meanwhile (a writeback waiting for room drains only the TP
+  // store's own completions).
+  void write_back(uint32_t loaded_tp = UINT32_MAX) {
+    bool outer = in_scheme_call;
+    in_scheme_call = true;
+    write_back_tps(loaded_tp);
+    in_scheme_call = outer;
+  }
+  // A scheme evicting from tp_loaded often hands back the TP just loaded (its frame is CLEAN).
+  void write_back_tps(uint32_t loaded_tp) {
+    uint32_t count = 1u + pick(TP_STORE_EVICTIONS_PER_CALL);
+    for (uint32_t n = 0; n < count; ++n) {
+      uint32_t tp = loaded_tp != UINT32_MAX && pick(2) == 0 ? loaded_tp : pick(tp_count);
+      ++writebacks;
+      if (pick(5) == 0) {
+        std::vector<uint32_t> page(entries_per_tp);
+        for (uint32_t &entry : page) entry = pick(8) == 0 ? PPN_UNMAPPED : (uint32_t)rng();
+        reference[tp] = page;
+        tp_store_write_back_page(&store, tp, page.data());
+        continue;
+      }
+      std::vector<map_patch_t> patches(1u + pick(4));
+      for (map_patch_t &patch : patches) {
+        uint32_t entry = pick(entries_per_tp);
+        patch = {lpn(tp, entry), pick(8) == 0 ? PPN_UNMAPPED : (uint32_t)rng()};
+        reference[tp][entry] = patch.ppn;
+      }
+      tp_store_write_back_patches(&store, tp, patches.data(), (uint32_t)patches.size());
+    }
+  }
+
+  static void erase_done(flash_op_t *op, uint32_t status) {
+    auto *self = static_cast<TpStoreRandom *>(op->owner);
+    EXPECT_EQ(status, NFC_STATUS_OK);
+    block_erased(&self->blocks, self->victim);
+    self->victim = BLOCK_NONE;
+    self->erasing = false;
+    ++self->collected;
+  }
+
+  // One step of the test's GC of translation blocks (ftl.c's GC_RELOCATE, GC_TP_WAIT, GC_ERASE).
+  void collect() {
+    if (victim == BLOCK_NONE) {
+      // The fewest valid pages (greedy), or any (as wear levelling would), so that some victims
+      // hold current TPs.
+      std::vector<uint32_t> candidates;
+      for (uint32_t group = 0; group < blocks.group_count; ++group) {
+        if (blocks.groups[group].stream == BLOCK_STREAM_TRANSLATION &&
+            block_collectable(&blocks, group)) {
+          candidates.push_back(group);
+        }
+      }
+      if (candidates.empty()) return;
+      victim = candidates[pick((uint32_t)candidates.size())];
+      if (pick(2) == 0 || free_groups() <= 2) {
+        for (uint32_t group : candidates) {
+          if (blocks.groups[group].valid_pages < blocks.groups[victim].valid_pages) victim = group;
+        }
+      }
+      block_mark_victim(&blocks, victim);
+      gc_cursor = 0;
+    }
+    if (erasing) return;
+    for (; gc_cursor < tp_count; ++gc_cursor) {
+      uint32_t ppn = gtd_get(&gtd, gc_cursor);
+      if (ppn != PPN_UNMAPPED && block_group_of(&blocks, ppn) == victim) {
+        if (!tp_store_relocate(&store, gc_cursor, ppn)) return;
+        ++relocations;
+      }
+    }
+    if (blocks.groups[victim].valid_pages != 0) {
+      // Pad only what nothing else will complete: padding costs the flash GC is short of.
+      tp_store_pump(&store, store.programs_in_flight == 0 && store.reads_in_flight == 0);
+      return;
+    }
+    flash_op_t *op = flash_op_take(flash->layer(), erase_done, this);
+    if (op == nullptr) return;
+    erasing = true;
+    flash_erase(flash->layer(), op, block_group_ppn(&blocks, victim, 0), blocks.unit_planes);
+  }
+
+  void step() {
+    uint32_t action = pick(100);
+    bool gc_needed = GetParam().gc && free_groups() <= 4;
+    if (action < 25) {
+      uint32_t tp = pick(tp_count);
+      load(tp, lpn(tp, pick(entries_per_tp)));
+    } else if (action < 45) {
+      // The pipeline starts work that may evict only with the reserve intact, and holds host
+      // writes back while GC is short of blocks.
+      if (tp_store_can_evict(&store) && !(gc_needed && free_groups() <= 3)) write_back();
+    } else if (action < 70) {
+      if (!flash->in_flight().empty()) flash->complete(pick((uint32_t)flash->in_flight().size()));
+    } else if (action < 82) {
+      drain();
+    } else if (action < 90) {
+      tp_store_pump(&store, false);
+    } else if (action < 92) {
+      tp_store_pump(&store, !gc_needed);  // padding costs the flash GC is short of
+    } else if (action < 95) {
+      uint32_t tp = pick(tp_count);
+      uint32_t ppn = gtd_get(&gtd, tp);
+      if (ppn != PPN_UNMAPPED) {
+        // The current copy, or a stale PPN (ignored).
+        bool current = pick(2) == 0;
+        if (tp_store_relocate(&store, tp, current ? ppn : ppn + 1u) && current) ++relocations;
+      }
+    }
+    if (pick(kSteps) < GetParam().program_failures) flash->fail_programs(1);
+    if (gc_needed || (victim != BLOCK_NONE && pick(4) == 0)) collect();
+    if (tp_store_take_progress(&store)) retry_stalled();
+  }
+};
+
+TEST_P(TpStoreRandom, MatchesAReferenceMapAfterTensOfThousandsOfOperations) {
+  const RandomCase &param = GetParam();
+  geometry = param.geometry;
+  multi_plane = param.multi_plane;
+  tp_count = 24;
+  start(12);
+  rng.seed(param.seed);
+  reference.assign(tp_count, std::vector<uint32_t>(entries_per_tp, PPN_UNMAPPED));
+  pool.resize(waiter_capacity);
+  for (uint32_t i = 0; i < pool.size(); ++i) {
+    pool[i] = waiter(i, 0);
+    pool[i].resumed = true;
+  }
+  uint64_t mismatches = 0;
+  record.check = [&](const LoadedCall &call) {
+    EXPECT_FALSE(in_scheme_call) << "tp_loaded of TP " << call.tp << " inside a writeback";
+    if (call.entries != reference[call.tp] && mismatches++ == 0) {
+      ADD_FAILURE() << "tp_loaded of TP " << call.tp << " differs from the reference";
+    }
+    // The scheme takes the TP in and evicts, whatever the frame reserve (deliveries are not
+    // gated), while the test's GC has blocks to spare.
+    if (pick(4) == 0 && !(GetParam().gc && free_groups() <= 3)) write_back(call.tp);
+  };
+  // A resumed waiter asks the scheme again, which may miss on another TP.
+  record.on_resume = [&](uint32_t) {
+    if (pick(8) == 0) {
+      uint32_t tp = pick(tp_count);
+      load(tp, lpn(tp, pick(entries_per_tp)));
+    }
+  };
+  flash->set_wait_for_interrupt(
+      [&](FakeFlash &fake) { fake.complete(pick((uint32_t)fake.in_flight().size())); });
+
+  for (uint32_t i = 0; i < kSteps && !HasFatalFailure(); ++i) {
+    step();
+    if (record.calls.size() > 1024) record.calls.clear();  // the checks ran as they came
+  }
+  // Finish: every load served, everything programmed and drained.
+  for (uint32_t round = 0; round < 10000; ++round) {
+    bool waiting = std::any_of(pool.begin(), pool.end(), [](const TestWaiter &w) {
+      return !w.resumed;
+    });
+    if (!waiting && stalled.empty() && tp_store_idle(&store) && flash->in_flight().empty() &&
+        flash->completions_waiting() == 0 && !erasing) {
+      break;
+    }
+    retry_stalled();
+    tp_store_pump(&store, true);
+    flash->complete_all();
+    drain();
+  }
+  EXPECT_EQ(mismatches, 0u);
+  ASSERT_TRUE(tp_store_idle(&store));
+  uint32_t mapped = 0;
+  for (uint32_t tp = 0; tp < tp_count; ++tp) {
+    uint32_t ppn = gtd_get(&gtd, tp);
+    if (ppn == PPN_UNMAPPED) {
+      EXPECT_EQ(reference[tp], std::vector<uint32_t>(entries_per_tp, PPN_UNMAPPED)) << tp;
+      continue;
+    }
+    ++mapped;
+    EXPECT_EQ(flash->data(ppn), reference[tp]) << "TP " << tp << " at PPN " << ppn;
+    EXPECT_EQ(flash->oob(ppn)[0], tp | FLASH_OOB_TRANSLATION) << "TP " << tp;
+    EXPECT_TRUE(block_page_valid(&blocks, ppn)) << "TP " << tp;
+  }
+  uint32_t valid = 0;
+  for (uint32_t group = 0; group < blocks.group_count; ++group) {
+    valid += blocks.groups[group].valid_pages;
+  }
+  EXPECT_EQ(valid, mapped) << "exactly the current copies are valid";
+  EXPECT_GT(loads_waited, 1000u);
+  EXPECT_GT(writebacks, kSteps / 10);
+  EXPECT_GT(relocations, 100u);
+  if (param.gc) {
+    EXPECT_GT(collected, 10u);
+    EXPECT_EQ(flash->erases(), collected);
+  }
+  std::printf("%s: %llu loads done at once, %llu waited, %llu stalled; %llu writebacks; "
+              "%llu relocations, %llu blocks collected, %u retired; %llu reads, %llu programs, "
+              "%u waits for room\n",
+              param.name, (unsigned long long)loads_done, (unsigned long long)loads_waited,
+              (unsigned long long)loads_stalled, (unsigned long long)writebacks,
+              (unsigned long long)relocations, (unsigned long long)collected,
+              blocks.retired_groups, (unsigned long long)flash->reads(),
+              (unsigned long long)flash->programs(), flash->interrupt_waits());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Runs, TpStoreRandom,
+    ::testing::Values(
+        // MLC, two planes programmed together (4-page wordlines), flash for the whole run.
+        RandomCase{"MlcMultiPlane", {1, 1, 1, 2, 1024, 32, 64, 16, 2}, true, false, 100, 1},
+        // TLC on single planes (3-page wordlines) striped over two planes and two dies.
+        RandomCase{"TlcSinglePlane", {1, 1, 2, 2, 512, 24, 64, 16, 3}, false, false, 100, 2},
+        // A small MLC flash the test's GC must keep collecting (relocations).
+        RandomCase{"MlcMultiPlaneGc", {1, 1, 1, 2, 24, 16, 64, 16, 2}, true, true, 4, 3},
+        RandomCase{"TlcGc", {1, 1, 2, 1, 16, 12, 64, 16, 3}, false, true, 4, 4}),
+    [](const ::testing::TestParamInfo<RandomCase> &info) { return info.param.name; });
+
+}  // namespace
+}  // namespace ssdvp::test
