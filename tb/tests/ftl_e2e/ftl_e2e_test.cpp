@@ -306,5 +306,20 @@ TEST(FtlScenarioFiles, DefaultScenarioRunsTheProductFtl) {
   EXPECT_EQ(run.stats["ftl"]["phases"].size(), 2u);
 }
 
+// Every FTL scenario file runs to the end with the oracle clean (gc_stress takes about a minute).
+class FtlScenarioFile : public testing::TestWithParam<const char*> {};
+
+TEST_P(FtlScenarioFile, RunsCleanToTheEnd) {
+  const std::string out = temp_dir(std::string("ftl_scenario_") + GetParam());
+  const test::SsdsimRun process = run_ssdsim(std::string(SSDVP_SOURCE_DIR) + "/scenarios/" +
+                                             GetParam() + ".yaml --out " + out);
+  E2eRun run{process, read_json(out + "/stats.json")};
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_EQ(run.stats["ftl"]["phases"].size(), run.stats["host"]["phases"].size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, FtlScenarioFile,
+                         testing::Values("ideal", "dftl", "tpftl", "sftl", "gc_stress"));
+
 }  // namespace
 }  // namespace ssdvp
