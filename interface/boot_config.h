@@ -88,8 +88,8 @@ typedef struct boot_config {
   uint32_t ftl_map_budget_bytes;     /* the mapping scheme's memory, index overheads included */
   uint32_t ftl_write_buffer_pages;   /* write-buffer slots (page-sized each) */
   uint32_t ftl_write_buffer_in_dram; /* 1: the slots live in DRAM; 0: in SRAM */
-  uint32_t ftl_gc_foreground_free;   /* foreground GC while a pool has fewer free blocks */
-  uint32_t ftl_gc_background_free;   /* background GC, when idle, below this many */
+  uint32_t ftl_gc_foreground_free;   /* foreground GC below this many free groups per unit */
+  uint32_t ftl_gc_background_free;   /* background GC, when idle, below this many per unit */
   uint32_t ftl_gc_victim;            /* enum boot_gc_victim */
   uint32_t ftl_wl_static_spread;     /* static wear levelling past this erase-count spread; 0 off */
   uint32_t ftl_alloc_order;          /* BOOT_ALLOC_ORDER_LEVEL fields */

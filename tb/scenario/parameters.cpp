@@ -275,10 +275,13 @@ std::vector<Parameter> build_registry() {
            "over-provisioning: fraction of the physical pages hidden from the host",
            SSDVP_FIELD(soc.ftl.op)),
       count("ftl.gc.foreground_free", "blocks", 1, 1 << 20,
-            "foreground GC while a pool has fewer free blocks (below ftl.gc.background_free)",
+            "foreground GC while the units average fewer free blocks (groups with multi-plane) "
+            "or host data waits; host data never takes a unit's last ones (below "
+            "ftl.gc.background_free)",
             SSDVP_FIELD(soc.ftl.gc_foreground_free)),
       count("ftl.gc.background_free", "blocks", 2, 1 << 20,
-            "background GC, when idle, while a pool has fewer free blocks",
+            "background GC, while the host is idle, until the units average this many free "
+            "blocks",
             SSDVP_FIELD(soc.ftl.gc_background_free)),
       choice("ftl.gc.victim", BOOT_GC_VICTIM_NAMES, "GC victim policy",
              SSDVP_FIELD(soc.ftl.gc_victim)),

@@ -60,8 +60,8 @@ struct FtlConfig {
   uint32_t write_buffer_pages = 16;         // page-sized slots
   uint32_t write_buffer_location = static_cast<uint32_t>(WriteBufferLocation::kSram);
   double op = 0.07;                         // fraction of the physical pages hidden from the host
-  uint32_t gc_foreground_free = 2;          // blocks per pool
-  uint32_t gc_background_free = 4;          // blocks per pool, more than gc_foreground_free
+  uint32_t gc_foreground_free = 2;          // free blocks per unit (the GC reserve)
+  uint32_t gc_background_free = 4;          // free blocks per unit, more than gc_foreground_free
   uint32_t gc_victim = BOOT_GC_VICTIM_GREEDY;
   uint32_t wl_static_spread = 0;            // erase-count spread that triggers static WL; 0 off
   std::string alloc_order = "CWDP";         // striping order, fastest varying level first
