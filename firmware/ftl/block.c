@@ -49,6 +49,7 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   for (uint32_t u = 0; u < blocks->unit_count; ++u) {
     blocks->free_count[u] = g->blocks;
   }
+  blocks->free_total = blocks->group_count;
   for (uint32_t u = 0; u < blocks->unit_count; ++u) {
     blocks->open_group[u] = BLOCK_NONE;
   }
@@ -120,6 +121,7 @@ static uint32_t open_group_in(block_manager_t *blocks, uint32_t unit, block_stre
     opened->stream = (uint8_t)stream;
     opened->next_wordline = 0;
     --blocks->free_count[unit];
+    --blocks->free_total;
   }
   return group;
 }
@@ -224,6 +226,7 @@ void block_erased(block_manager_t *blocks, uint32_t group) {
   erased->state = BLOCK_FREE;
   ++erased->erase_count;
   ++blocks->free_count[block_unit_of_group(blocks, group)];
+  ++blocks->free_total;
 }
 
 void block_retire(block_manager_t *blocks, uint32_t group) {
@@ -231,6 +234,7 @@ void block_retire(block_manager_t *blocks, uint32_t group) {
   uint32_t unit = block_unit_of_group(blocks, group);
   if (retired->state == BLOCK_FREE) {
     --blocks->free_count[unit];
+    --blocks->free_total;
   } else if (retired->state == BLOCK_OPEN) {
     uint32_t *open = retired->stream == BLOCK_STREAM_HOST ? &blocks->open_group[unit]
                                                           : &blocks->single_open[retired->stream];
@@ -250,13 +254,7 @@ uint32_t block_min_free(const block_manager_t *blocks) {
   return fewest;
 }
 
-uint32_t block_free_groups(const block_manager_t *blocks) {
-  uint32_t total = 0;
-  for (uint32_t u = 0; u < blocks->unit_count; ++u) {
-    total += blocks->free_count[u];
-  }
-  return total;
-}
+uint32_t block_free_groups(const block_manager_t *blocks) { return blocks->free_total; }
 
 uint32_t block_max_open_groups(const block_manager_t *blocks) {
   return blocks->unit_count + (BLOCK_STREAM_COUNT - 1u);

@@ -60,6 +60,7 @@ typedef struct block_manager {
   uint32_t order[4];          /* the levels, fastest first */
   block_group_t *groups;      /* [unit * groups_per_unit + group] */
   uint32_t *free_count;       /* per unit */
+  uint32_t free_total;        /* over all units */
   uint32_t *valid_bitmap;     /* one bit per physical page, by PPN */
   uint32_t *open_group;       /* [unit]: the host stream's open group or BLOCK_NONE */
   uint32_t cursor;            /* the host stream's striping position */

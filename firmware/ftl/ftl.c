@@ -26,8 +26,8 @@
 /* Most pages one program writes (bits per cell x planes) this firmware handles. */
 #define FTL_MAX_UNIT_PAGES TP_STORE_MAX_UNIT_PAGES
 
-/* A unit of work that can wait: on a resource (stalled: retried when something is freed), on a
- * TP load (resumed by the TP store), or on a flash or host transfer. */
+/* A unit of work that can wait: on a resource (in the wait queue of that resource, retried when
+ * it comes free), on a TP load (resumed by the TP store), or on a flash or host transfer. */
 typedef struct task task_t;
 struct task {
   list_node_t link;
@@ -147,9 +147,14 @@ static struct {
   slot_update_t *updates;  /* per write-buffer slot */
   uint8_t *filler_slot;    /* a zero page for padding user wordlines */
 
-  list_node_t ready;   /* tasks to run now */
-  list_node_t stalled; /* tasks waiting for a resource */
-  bool freed;          /* a resource came free since the stalled tasks last ran */
+  list_node_t ready; /* tasks to run now */
+  /* Tasks waiting for a resource, one queue per kind, so a freed resource retries only tasks
+   * that can use it: a read slot, a write-buffer slot (or the end of a flush), or flash records
+   * and TP frames (retried together once any came free). */
+  list_node_t wait_read_slot;
+  list_node_t wait_buffer;
+  list_node_t wait_flash;
+  bool flash_freed; /* flash records or TP frames came free since wait_flash last ran */
   bool wear_changed;   /* a block was erased since static wear levelling last looked */
 
   bool host_blocked;   /* host data waits for a group only GC can free */
@@ -188,22 +193,28 @@ static struct {
 
 static void schedule(task_t *task) { list_push_back(&ftl.ready, &task->link); }
 
-static void stall(task_t *task) { list_push_back(&ftl.stalled, &task->link); }
+static void wait_on(list_node_t *queue, task_t *task) { list_push_back(queue, &task->link); }
 
-static void resources_freed(void) { ftl.freed = true; }
+/* A task waiting for flash records or TP frames. */
+static void stall(task_t *task) { wait_on(&ftl.wait_flash, task); }
 
-/* Runs ready tasks; gives stalled ones another turn whenever something was freed. Returns
- * whether any task ran. */
+/* Makes up to `count` waiters of `queue` ready, oldest first. */
+static void wake(list_node_t *queue, uint32_t count) {
+  while (count-- != 0 && !list_empty(queue)) {
+    list_push_back(&ftl.ready, list_pop_front(queue));
+  }
+}
+
+static void flash_resources_freed(void) { ftl.flash_freed = true; }
+
+/* Runs ready tasks; gives the flash waiters another turn once records or frames came free.
+ * Returns whether any task ran. */
 static bool run_tasks(void) {
   bool ran = false;
   for (;;) {
-    if (list_empty(&ftl.ready) && ftl.freed && !list_empty(&ftl.stalled)) {
-      ftl.freed = false;
-      /* Splice the stalled list onto the ready list, keeping the order. */
-      while (!list_empty(&ftl.stalled)) {
-        list_node_t *node = list_pop_front(&ftl.stalled);
-        list_push_back(&ftl.ready, node);
-      }
+    if (list_empty(&ftl.ready) && ftl.flash_freed) {
+      ftl.flash_freed = false;
+      wake(&ftl.wait_flash, 0xFFFFFFFFu);
     }
     list_node_t *node = list_pop_front(&ftl.ready);
     if (node == 0) {
@@ -274,11 +285,18 @@ static page_request_t *request_of_task(task_t *task) {
   return LIST_ENTRY(task, page_request_t, task);
 }
 
+/* The platform reads the statistics block when the host sees a phase's last completion, so the
+ * scheme's counters are copied in first. */
+static void complete_command(uint32_t cmd_id, uint32_t status) {
+  copy_map_counters();
+  hic_complete(cmd_id, (uint8_t)status);
+  ++ftl.stats->host_commands;
+}
+
 static void command_page_done(uint32_t cmd_id) {
   command_t *command = &ftl.commands[cmd_id];
   if (++command->pages_done == command->pages) {
-    hic_complete(cmd_id, (uint8_t)command->status);
-    ++ftl.stats->host_commands;
+    complete_command(cmd_id, command->status);
   }
 }
 
@@ -291,7 +309,6 @@ static void finish_request(page_request_t *request) {
   }
   uint32_t cmd_id = request->cmd_id;
   ftl.free_requests[ftl.free_request_count++] = index;
-  resources_freed();
   command_page_done(cmd_id);
 }
 
@@ -305,7 +322,7 @@ static uint8_t *read_slot(uint32_t slot) {
 
 static void release_read_slot(uint32_t slot) {
   ftl.free_read_slots[ftl.free_read_slot_count++] = slot;
-  resources_freed();
+  wake(&ftl.wait_read_slot, 1);
 }
 
 static void send_to_host(page_request_t *request) {
@@ -432,7 +449,7 @@ static void start_read(page_request_t *request) {
   if (request->slot == NONE) {
     request->slot = take_read_slot();
     if (request->slot == NONE) {
-      stall(&request->task);
+      wait_on(&ftl.wait_read_slot, &request->task);
       return;
     }
   }
@@ -448,14 +465,14 @@ static void start_read(page_request_t *request) {
 
 static void start_write(page_request_t *request) {
   if (ftl.flushing) {
-    stall(&request->task);
+    wait_on(&ftl.wait_buffer, &request->task);
     return;
   }
   uint32_t newest = wb_find(&ftl.wb, request->lpn);
   bool absorbed = newest != WB_NONE && ftl.wb.slots[newest].state == WB_SLOT_DIRTY;
   uint32_t slot = wb_write(&ftl.wb, request->lpn);
   if (slot == WB_NONE) {
-    stall(&request->task);
+    wait_on(&ftl.wait_buffer, &request->task);
     return;
   }
   request->slot = slot;
@@ -479,10 +496,13 @@ static void start_write(page_request_t *request) {
 
 static void run_trim(page_request_t *request) {
   for (;;) {
+    /* A buffered copy being programmed is released after its mapping update: retried with
+     * the flash waiters, as the program's completion leads there. */
     if (!wb_trim(&ftl.wb, request->lpn) || !tp_store_can_evict(&ftl.tp_store)) {
       stall(&request->task);
       return;
     }
+    wake(&ftl.wait_buffer, 1); /* the trim may have freed a slot */
     uint32_t value;
     if (ftl.scheme->update(request->lpn, PPN_UNMAPPED, &value) == MAP_HIT) {
       if (value != PPN_UNMAPPED) {
@@ -535,7 +555,6 @@ static void transfer_done(const hic_event_t *event) {
   uint32_t slot = (uint32_t)(buffer - ftl.wb.data) / ftl.wb.page_bytes;
   page_request_t *request = &ftl.requests[ftl.wb_slot_owner[slot]];
   wb_filled(&ftl.wb, slot);
-  resources_freed();
   finish_request(request);
 }
 
@@ -614,8 +633,7 @@ static void new_command(const hic_event_t *event) {
                   (event->op == HIC_OP_READ || event->op == HIC_OP_WRITE ||
                    event->op == HIC_OP_TRIM);
   if (!in_range) {
-    hic_complete(event->cmd_id, HIC_STATUS_INVALID);
-    ++ftl.stats->host_commands;
+    complete_command(event->cmd_id, HIC_STATUS_INVALID);
     return;
   }
   list_push_back(&ftl.dispatch_queue, &command->link);
@@ -639,7 +657,7 @@ static void run_slot_update(task_t *task) {
       block_page_validate(&ftl.blocks, update->ppn);
       block_page_settled(&ftl.blocks, update->ppn);
       wb_release(&ftl.wb, update->slot);
-      resources_freed();
+      wake(&ftl.wait_buffer, 1);
       return;
     }
     if (!load_tp(value, task, &update->waiter)) {
@@ -660,7 +678,6 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
     for (uint32_t i = 0; i < count; ++i) {
       wb_requeue(&ftl.wb, flash_oob(&ftl.flash, op, i)[1]);
     }
-    resources_freed();
     return;
   }
   for (uint32_t i = 0; i < ftl.unit_pages; ++i) {
@@ -685,9 +702,12 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
 static void program_write_buffer(bool force) {
   uint32_t picked[FTL_MAX_UNIT_PAGES];
   for (;;) {
-    uint32_t count = ftl.grouping->select(&ftl.wb, ftl.unit_pages, picked);
     /* Pad a partial wordline only when no slot can come free otherwise. */
     bool buffer_stuck = ftl.wb.free_count == 0 && ftl.wb.dirty_count == ftl.wb.slot_count;
+    if (ftl.wb.dirty_count < ftl.unit_pages && !force && !buffer_stuck) {
+      return; /* the main loop calls this often: ask the policy only when it may pick */
+    }
+    uint32_t count = ftl.grouping->select(&ftl.wb, ftl.unit_pages, picked);
     if (count == 0 || (count < ftl.unit_pages && !force && !buffer_stuck)) {
       return;
     }
@@ -993,7 +1013,6 @@ static void gc_erase_done(flash_op_t *op, uint32_t status) {
   ftl.stats->gc_foreground += erased.foreground;
   ftl.stats->wl_migrations += erased.wear_levelling;
   ftl.wear_changed = true;
-  resources_freed();
   /* More to erase, the victim still being scanned, or another while pools are low. */
   ftl.gc.stage = GC_SCAN;
   schedule(&ftl.gc.task);
@@ -1106,11 +1125,10 @@ static void advance_flush(void) {
   }
   while (!list_empty(&ftl.flush_queue)) {
     command_t *command = LIST_ENTRY(list_pop_front(&ftl.flush_queue), command_t, link);
-    hic_complete((uint32_t)(command - ftl.commands), HIC_STATUS_OK);
-    ++ftl.stats->host_commands;
+    complete_command((uint32_t)(command - ftl.commands), HIC_STATUS_OK);
   }
   ftl.flushing = false;
-  resources_freed();
+  wake(&ftl.wait_buffer, 0xFFFFFFFFu);
 }
 
 /* ---- the loop ---- */
@@ -1161,7 +1179,7 @@ static bool take_events(void) {
   }
   if (flash_drain(&ftl.flash) != 0) {
     any = true;
-    resources_freed();
+    flash_resources_freed();
   }
   return any;
 }
@@ -1180,7 +1198,7 @@ void ftl_run(void) {
     program_write_buffer(false);
     tp_store_pump(&ftl.tp_store, false);
     if (tp_store_take_progress(&ftl.tp_store)) {
-      resources_freed();
+      flash_resources_freed();
       busy = true;
     }
     advance_flush();
@@ -1189,10 +1207,10 @@ void ftl_run(void) {
       consider_gc(host_idle());
     }
     busy |= run_tasks();
-    copy_map_counters();
     if (busy || !list_empty(&ftl.ready)) {
       continue;
     }
+    copy_map_counters(); /* GC's updates since the last completion, before sleeping */
     /* An event posted after the check raises the interrupt, which ends the WFI even with
      * interrupts disabled; enabling them then runs the handler. */
     uint32_t saved = irq_save_disable();
@@ -1326,7 +1344,9 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   list_init(&ftl.dispatch_queue);
   list_init(&ftl.flush_queue);
   list_init(&ftl.ready);
-  list_init(&ftl.stalled);
+  list_init(&ftl.wait_read_slot);
+  list_init(&ftl.wait_buffer);
+  list_init(&ftl.wait_flash);
   for (uint32_t i = 0; i < FTL_PAGE_REQUESTS; ++i) {
     ftl.requests[i].task.run = run_request;
     ftl.requests[i].waiter.resume = resume_request;

@@ -442,6 +442,9 @@ void tp_store_pump(tp_store_t *store, bool force) {
      * will free one. */
     bool short_of_frames = store->free_count <= TP_STORE_RESERVE_FRAMES &&
                            store->reads_in_flight == 0 && store->programs_in_flight == 0;
+    if (store->dirty_count == 0 || (store->dirty_count < unit_pages && !force && !short_of_frames)) {
+      return; /* called on every turn of the main loop: skip the FIFO walk */
+    }
     uint32_t count = eligible_dirty(store, picked, unit_pages);
     if (count == 0 || (count < unit_pages && !force && !short_of_frames)) {
       return;

@@ -717,6 +717,9 @@ struct RandomCase {
   uint32_t seed;
 };
 
+// Names the case in test listings instead of dumping its bytes.
+void PrintTo(const RandomCase &c, std::ostream *os) { *os << c.name; }
+
 struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
   static constexpr uint32_t kSteps = 100000;
   std::mt19937 rng;
