@@ -11,6 +11,17 @@ bool block_order_valid(uint32_t alloc_order) {
   return seen == 0xFu && (alloc_order >> 8) == 0;
 }
 
+#define NO_SHIFT 0xFFu
+
+static uint8_t shift_of(uint32_t value) {
+  for (uint8_t shift = 0; shift < 32u; ++shift) {
+    if (value == 1u << shift) {
+      return shift;
+    }
+  }
+  return NO_SHIFT;
+}
+
 bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
                 uint32_t alloc_order, arena_t *arena) {
   const nand_geometry_t *g = geometry;
@@ -29,6 +40,9 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->wordlines = g->pages / g->bits_per_cell;
   blocks->pages_per_wordline_unit = g->bits_per_cell * blocks->unit_planes;
   blocks->retired_groups = 0;
+  blocks->page_shift = shift_of(g->pages);
+  blocks->block_shift = shift_of(g->blocks);
+  blocks->unit_plane_shift = shift_of(blocks->unit_planes);
   blocks->cursor = 0;
   for (uint32_t s = 0; s < BLOCK_STREAM_COUNT; ++s) {
     blocks->single_open[s] = BLOCK_NONE;
@@ -62,13 +76,14 @@ uint32_t block_unit_of_group(const block_manager_t *blocks, uint32_t group) {
 
 uint32_t block_group_of(const block_manager_t *blocks, uint32_t ppn) {
   const nand_geometry_t *g = &blocks->geometry;
-  uint32_t physical_block = ppn / g->pages;
-  uint32_t block = physical_block % g->blocks;
-  uint32_t global_plane = physical_block / g->blocks;
-  uint32_t die = global_plane / g->planes;
-  uint32_t plane = global_plane % g->planes;
-  uint32_t units_per_die = g->planes / blocks->unit_planes;
-  uint32_t unit = die * units_per_die + plane / blocks->unit_planes;
+  uint32_t physical_block =
+      blocks->page_shift != NO_SHIFT ? ppn >> blocks->page_shift : ppn / g->pages;
+  uint32_t global_plane = blocks->block_shift != NO_SHIFT ? physical_block >> blocks->block_shift
+                                                          : physical_block / g->blocks;
+  uint32_t block = physical_block - global_plane * g->blocks;
+  /* A unit is unit_planes consecutive planes of one die (planes is a multiple of it). */
+  uint32_t unit = blocks->unit_plane_shift != NO_SHIFT ? global_plane >> blocks->unit_plane_shift
+                                                      : global_plane / blocks->unit_planes;
   return unit * g->blocks + block;
 }
 

@@ -151,6 +151,27 @@ TEST_F(BlockTest, MultiPlaneGroupsSpanTheDiesPlanes) {
   EXPECT_FALSE(block_page_valid(&blocks, ppn(0, 0, 1, 0, 3)));
 }
 
+TEST_F(BlockTest, GroupOfInvertsGroupPpnForAnyGeometry) {
+  // Powers of two take shifts, the others divisions: both must agree with block_group_ppn.
+  const nand_geometry_t shapes[] = {{2, 2, 1, 2, 4, 8, 4096, 64, 2}, {1, 3, 1, 2, 5, 12, 4096, 64, 3}};
+  for (const nand_geometry_t &shape : shapes) {
+    for (bool multi_plane : {false, true}) {
+      geometry = shape;
+      SetUp();
+      init(multi_plane, kCWDP);
+      for (uint32_t group = 0; group < blocks.group_count; ++group) {
+        for (uint32_t plane = 0; plane < blocks.unit_planes; ++plane) {
+          for (uint32_t page = 0; page < geometry.pages; ++page) {
+            uint32_t ppn = block_group_ppn(&blocks, group, page) +
+                           plane * geometry.blocks * geometry.pages;
+            ASSERT_EQ(block_group_of(&blocks, ppn), group) << ppn;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_F(BlockTest, RetiredGroupsAreSkippedAndExhaustionAnswersNone) {
   nand_geometry_t tiny{1, 1, 1, 1, 2, 2, 4096, 64, 1};
   geometry = tiny;
