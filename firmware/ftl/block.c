@@ -98,6 +98,12 @@ uint32_t block_group_ppn(const block_manager_t *blocks, uint32_t group, uint32_t
   return (global_plane * g->blocks + block) * g->pages + page;
 }
 
+uint32_t block_program_page_ppn(const block_manager_t *blocks, uint32_t first, uint32_t i) {
+  const nand_geometry_t *g = &blocks->geometry;
+  uint32_t plane = i / g->bits_per_cell;
+  return first + plane * g->blocks * g->pages + i % g->bits_per_cell;
+}
+
 /* The unit at striping position `position`: the first level of the order varies fastest. */
 static uint32_t unit_at(const block_manager_t *blocks, uint32_t position) {
   uint32_t coordinate[4];

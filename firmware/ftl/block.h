@@ -89,6 +89,10 @@ uint32_t block_group_of(const block_manager_t *blocks, uint32_t ppn);
 uint32_t block_group_ppn(const block_manager_t *blocks, uint32_t group, uint32_t page);
 uint32_t block_unit_of_group(const block_manager_t *blocks, uint32_t group);
 
+/* PPN of page i of a program or read that starts at `first` (its io entries plane-major:
+ * bits_per_cell pages of each plane in turn). */
+uint32_t block_program_page_ppn(const block_manager_t *blocks, uint32_t first, uint32_t i);
+
 /* The PPN of the next wordline (its LSB page on the unit's first plane) for `stream`. The host
  * stream takes the next unit in striping order that has an open group, or more than `keep_free`
  * free groups (it opens the least-worn one; the host keeps the GC reserve this way). The other

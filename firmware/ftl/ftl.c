@@ -6,10 +6,12 @@
 #include "ftl/block.h"
 #include "ftl/flash.h"
 #include "ftl/fsp/grouping.h"
+#include "ftl/gc.h"
 #include "ftl/gc/victim.h"
 #include "ftl/map/gtd.h"
 #include "ftl/map/map.h"
 #include "ftl/map/tp_store.h"
+#include "ftl/task.h"
 #include "ftl/write_buffer.h"
 #include "hal/console.h"
 #include "hal/irq.h"
@@ -25,14 +27,6 @@
 #define FTL_RECORDS_KEPT (TP_STORE_RESERVE_RECORDS + 1u)
 /* Most pages one program writes (bits per cell x planes) this firmware handles. */
 #define FTL_MAX_UNIT_PAGES TP_STORE_MAX_UNIT_PAGES
-
-/* A unit of work that can wait: on a resource (in the wait queue of that resource, retried when
- * it comes free), on a TP load (resumed by the TP store), or on a flash or host transfer. */
-typedef struct task task_t;
-struct task {
-  list_node_t link;
-  void (*run)(task_t *task);
-};
 
 typedef enum pr_kind { PR_READ, PR_WRITE, PR_TRIM } pr_kind_t;
 
@@ -79,37 +73,6 @@ typedef struct slot_update {
   uint32_t ppn;
 } slot_update_t;
 
-/* One page a GC batch moves. */
-typedef struct gc_move {
-  task_t task;
-  tp_waiter_t waiter;
-  uint32_t lpn;
-  uint32_t old_ppn;
-  uint32_t new_ppn;
-} gc_move_t;
-
-typedef enum gc_stage {
-  GC_IDLE,
-  GC_SCAN,        /* read the valid pages of data victims into the batch */
-  GC_READING,     /* batch reads in flight */
-  GC_PROGRAM,
-  GC_PROGRAMMING,
-  GC_UPDATING,
-  GC_RELOCATE,    /* translation victim: hand its current TPs to the TP store */
-  GC_TP_WAIT,     /* ... and wait until they are programmed elsewhere */
-  GC_ERASE,       /* erase the drained victims */
-  GC_ERASING,
-} gc_stage_t;
-
-/* A scanned-out victim: erased at once, or, when some of its pages are in the batch not yet
- * programmed (waiting), once that batch's mapping updates are done. */
-typedef struct gc_drained {
-  uint32_t group;
-  bool foreground;
-  bool wear_levelling;
-  bool waiting;
-} gc_drained_t;
-
 static struct {
   const boot_config_t *boot;
   fw_stats_t *stats;
@@ -147,15 +110,6 @@ static struct {
   slot_update_t *updates;  /* per write-buffer slot */
   uint8_t *filler_slot;    /* a zero page for padding user wordlines */
 
-  list_node_t ready; /* tasks to run now */
-  /* Tasks waiting for a resource, one queue per kind, so a freed resource retries only tasks
-   * that can use it: a read slot, a write-buffer slot (or the end of a flush), or flash records
-   * and TP frames (retried together once any came free). */
-  list_node_t wait_read_slot;
-  list_node_t wait_buffer;
-  list_node_t wait_flash;
-  bool flash_freed; /* flash records or TP frames came free since wait_flash last ran */
-  bool wear_changed;   /* a block was erased since static wear levelling last looked */
 
   bool host_blocked;   /* host data waits for a group only GC can free */
   /* Dirty TPs wait in SRAM for a whole translation wordline; once no TP has become dirty for the
@@ -165,66 +119,9 @@ static struct {
   uint32_t tp_writebacks_seen;
   volatile bool tp_flush_due; /* set by the timer interrupt */
 
-  /* One GC job collects victims until the pools are above the background threshold. Pages of
-   * several data victims share a wordline program: a QLC wordline padded at the end of every
-   * victim (or job) would cost up to bits x planes - 1 pages of over-provisioning each time. A
-   * job that ends with a partial batch parks it (GC_IDLE with batch != 0) for the next job. */
-  struct {
-    uint32_t stage;
-    uint32_t victim; /* the victim being scanned or relocated, or BLOCK_NONE */
-    bool victim_in_batch; /* a page of the victim is in the batch */
-    bool foreground;
-    bool wear_levelling;
-    uint32_t cursor; /* next page of the victim (data) or next TP (translation) */
-    uint32_t batch;
-    uint32_t pending;
-    gc_drained_t drained[FTL_MAX_UNIT_PAGES];
-    uint32_t drained_count;
-    uint8_t *slots;
-    gc_move_t *moves;
-    task_t task;
-  } gc;
-
   hic_event_t *event_ring;
   hic_request_t *request_ring;
 } ftl;
-
-/* ---- tasks ---- */
-
-static void schedule(task_t *task) { list_push_back(&ftl.ready, &task->link); }
-
-static void wait_on(list_node_t *queue, task_t *task) { list_push_back(queue, &task->link); }
-
-/* A task waiting for flash records or TP frames. */
-static void stall(task_t *task) { wait_on(&ftl.wait_flash, task); }
-
-/* Makes up to `count` waiters of `queue` ready, oldest first. */
-static void wake(list_node_t *queue, uint32_t count) {
-  while (count-- != 0 && !list_empty(queue)) {
-    list_push_back(&ftl.ready, list_pop_front(queue));
-  }
-}
-
-static void flash_resources_freed(void) { ftl.flash_freed = true; }
-
-/* Runs ready tasks; gives the flash waiters another turn once records or frames came free.
- * Returns whether any task ran. */
-static bool run_tasks(void) {
-  bool ran = false;
-  for (;;) {
-    if (list_empty(&ftl.ready) && ftl.flash_freed) {
-      ftl.flash_freed = false;
-      wake(&ftl.wait_flash, 0xFFFFFFFFu);
-    }
-    list_node_t *node = list_pop_front(&ftl.ready);
-    if (node == 0) {
-      return ran;
-    }
-    task_t *task = LIST_ENTRY(node, task_t, link);
-    task->run(task);
-    ran = true;
-  }
-}
 
 /* A flash record for host or GC work, leaving the TP store's reserve; NULL when none. */
 static flash_op_t *take_record(flash_done_fn done, void *owner) {
@@ -235,13 +132,6 @@ static flash_op_t *take_record(flash_done_fn done, void *owner) {
 }
 
 static bool record_available(void) { return ftl.flash.free_count > FTL_RECORDS_KEPT; }
-
-/* PPN of page i of a program or read at `first` (plane-major, bits_per_cell pages a plane). */
-static uint32_t unit_page_ppn(uint32_t first, uint32_t i) {
-  const nand_geometry_t *g = &ftl.geometry;
-  uint32_t plane = i / g->bits_per_cell;
-  return first + plane * g->blocks * g->pages + i % g->bits_per_cell;
-}
 
 /* ---- mapping env ---- */
 
@@ -263,20 +153,6 @@ static void copy_map_counters(void) {
   s->map_evictions = c->evictions;
   s->map_dirty_evictions = c->dirty_evictions;
   s->map_prefetched = c->prefetched;
-}
-
-/* Asks the TP store for `tp` on behalf of `task`. True when the TP was in memory and the caller
- * should ask the scheme again at once. */
-static bool load_tp(uint32_t tp, task_t *task, tp_waiter_t *waiter) {
-  switch (tp_store_load(&ftl.tp_store, tp, waiter)) {
-  case TP_LOAD_DONE:
-    return true;
-  case TP_LOAD_WAITING:
-    return false;
-  default:
-    stall(task);
-    return false;
-  }
 }
 
 /* ---- page requests ---- */
@@ -303,7 +179,7 @@ static void command_page_done(uint32_t cmd_id) {
 static void finish_request(page_request_t *request) {
   uint32_t index = (uint32_t)(request - ftl.requests);
   if (request->next_same_lpn != NONE) {
-    schedule(&ftl.requests[request->next_same_lpn].task);
+    task_schedule(&ftl.requests[request->next_same_lpn].task);
   } else {
     hash_remove(&ftl.lpn_tail, request->lpn);
   }
@@ -322,7 +198,7 @@ static uint8_t *read_slot(uint32_t slot) {
 
 static void release_read_slot(uint32_t slot) {
   ftl.free_read_slots[ftl.free_read_slot_count++] = slot;
-  wake(&ftl.wait_read_slot, 1);
+  task_wake(TASK_WAIT_READ_SLOT, 1);
 }
 
 static void send_to_host(page_request_t *request) {
@@ -368,7 +244,7 @@ static void translate(page_request_t *request) {
   bool is_read = request->kind == PR_READ;
   for (;;) {
     if (!record_available() || !tp_store_can_evict(&ftl.tp_store)) {
-      stall(&request->task);
+      task_wait(TASK_WAIT_FLASH, &request->task);
       return;
     }
     uint32_t value;
@@ -397,14 +273,14 @@ static void translate(page_request_t *request) {
     if (answer == MAP_HIT || answer == MAP_PREDICT) {
       request->predicted = answer == MAP_PREDICT;
       if (!read_page(request, value, slot, request->predicted)) {
-        stall(&request->task);
+        task_wait(TASK_WAIT_FLASH, &request->task);
       } else if (!is_read && !request->predicted) {
         ++ftl.stats->partial_page_merges;
       }
       return;
     }
     request->waiter.host_read = is_read;
-    if (!load_tp(value, &request->task, &request->waiter)) {
+    if (!task_load_tp(&ftl.tp_store, value, &request->task, &request->waiter)) {
       return;
     }
   }
@@ -422,7 +298,7 @@ static void request_read_done(flash_op_t *op, uint32_t status) {
     if (!right) {
       ftl.scheme->mispredicted(request->lpn);
       request->stage = PR_TRANSLATE;
-      schedule(&request->task);
+      task_schedule(&request->task);
       return;
     }
     if (request->kind == PR_WRITE && status == NFC_STATUS_OK) {
@@ -449,7 +325,7 @@ static void start_read(page_request_t *request) {
   if (request->slot == NONE) {
     request->slot = take_read_slot();
     if (request->slot == NONE) {
-      wait_on(&ftl.wait_read_slot, &request->task);
+      task_wait(TASK_WAIT_READ_SLOT, &request->task);
       return;
     }
   }
@@ -465,14 +341,14 @@ static void start_read(page_request_t *request) {
 
 static void start_write(page_request_t *request) {
   if (ftl.flushing) {
-    wait_on(&ftl.wait_buffer, &request->task);
+    task_wait(TASK_WAIT_BUFFER, &request->task);
     return;
   }
   uint32_t newest = wb_find(&ftl.wb, request->lpn);
   bool absorbed = newest != WB_NONE && ftl.wb.slots[newest].state == WB_SLOT_DIRTY;
   uint32_t slot = wb_write(&ftl.wb, request->lpn);
   if (slot == WB_NONE) {
-    wait_on(&ftl.wait_buffer, &request->task);
+    task_wait(TASK_WAIT_BUFFER, &request->task);
     return;
   }
   request->slot = slot;
@@ -499,10 +375,10 @@ static void run_trim(page_request_t *request) {
     /* A buffered copy being programmed is released after its mapping update: retried with
      * the flash waiters, as the program's completion leads there. */
     if (!wb_trim(&ftl.wb, request->lpn) || !tp_store_can_evict(&ftl.tp_store)) {
-      stall(&request->task);
+      task_wait(TASK_WAIT_FLASH, &request->task);
       return;
     }
-    wake(&ftl.wait_buffer, 1); /* the trim may have freed a slot */
+    task_wake(TASK_WAIT_BUFFER, 1); /* the trim may have freed a slot */
     uint32_t value;
     if (ftl.scheme->update(request->lpn, PPN_UNMAPPED, &value) == MAP_HIT) {
       if (value != PPN_UNMAPPED) {
@@ -511,7 +387,7 @@ static void run_trim(page_request_t *request) {
       finish_request(request);
       return;
     }
-    if (!load_tp(value, &request->task, &request->waiter)) {
+    if (!task_load_tp(&ftl.tp_store, value, &request->task, &request->waiter)) {
       return;
     }
   }
@@ -606,7 +482,7 @@ static void dispatch(void) {
     if (hash_find(&ftl.lpn_tail, request->lpn, &tail)) {
       ftl.requests[tail].next_same_lpn = index; /* runs once the earlier one finishes */
     } else {
-      schedule(&request->task);
+      task_schedule(&request->task);
     }
     hash_put(&ftl.lpn_tail, request->lpn, index);
   }
@@ -646,7 +522,7 @@ static void run_slot_update(task_t *task) {
   uint32_t lpn = ftl.wb.slots[update->slot].lpn;
   for (;;) {
     if (!tp_store_can_evict(&ftl.tp_store)) {
-      stall(task);
+      task_wait(TASK_WAIT_FLASH, task);
       return;
     }
     uint32_t value;
@@ -657,10 +533,10 @@ static void run_slot_update(task_t *task) {
       block_page_validate(&ftl.blocks, update->ppn);
       block_page_settled(&ftl.blocks, update->ppn);
       wb_release(&ftl.wb, update->slot);
-      wake(&ftl.wait_buffer, 1);
+      task_wake(TASK_WAIT_BUFFER, 1);
       return;
     }
-    if (!load_tp(value, task, &update->waiter)) {
+    if (!task_load_tp(&ftl.tp_store, value, task, &update->waiter)) {
       return;
     }
   }
@@ -681,7 +557,7 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
     return;
   }
   for (uint32_t i = 0; i < ftl.unit_pages; ++i) {
-    uint32_t ppn = unit_page_ppn(op->ppn, i);
+    uint32_t ppn = block_program_page_ppn(&ftl.blocks, op->ppn, i);
     if (i >= count) {
       block_page_settled(&ftl.blocks, ppn); /* padding */
       continue;
@@ -694,7 +570,7 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
     update->waiter.lpn = ftl.wb.slots[slot].lpn;
     update->waiter.request = 0;
     update->waiter.host_read = false;
-    schedule(&update->task);
+    task_schedule(&update->task);
   }
 }
 
@@ -741,373 +617,6 @@ static void program_write_buffer(bool force) {
   }
 }
 
-/* ---- garbage collection and wear levelling ---- */
-
-static uint32_t victim_pages(void) { return ftl.blocks.unit_planes * ftl.geometry.pages; }
-
-static uint32_t victim_page_ppn(uint32_t page) {
-  const nand_geometry_t *g = &ftl.geometry;
-  uint32_t first = block_group_ppn(&ftl.blocks, ftl.gc.victim, 0);
-  return first + (page / g->pages) * g->blocks * g->pages + page % g->pages;
-}
-
-/* Static wear levelling is due: the erase-count spread passed the threshold and the coldest
- * collectable group lags the most worn by more than it. Looks only after an erase. */
-static uint32_t wear_levelling_victim(void) {
-  uint32_t spread = ftl.boot->ftl_wl_static_spread;
-  if (spread == 0 || !ftl.wear_changed) {
-    return BLOCK_NONE;
-  }
-  ftl.wear_changed = false;
-  block_wear_t wear = block_wear(&ftl.blocks);
-  uint32_t coldest = victim_coldest(&ftl.blocks);
-  if (wear.max - wear.min > spread && coldest != BLOCK_NONE &&
-      ftl.blocks.groups[coldest].erase_count + spread < wear.max) {
-    return coldest;
-  }
-  return BLOCK_NONE;
-}
-
-/* The policy's victim over every unit (the GC stream writes to the unit with the most free
- * groups, which evens the pools out); BLOCK_NONE when no collectable group has an invalid
- * page. */
-static uint32_t policy_victim(void) {
-  uint32_t victim = ftl.victim_policy->select(&ftl.blocks, BLOCK_NONE);
-  if (victim == BLOCK_NONE || ftl.blocks.groups[victim].valid_pages == victim_pages()) {
-    return BLOCK_NONE;
-  }
-  return victim;
-}
-
-/* The free groups of all units are below `threshold` per unit. The thresholds count per unit
- * but GC frees whichever group is cheapest, so it answers for the total. */
-static bool pools_low(uint32_t threshold) {
-  return block_free_groups(&ftl.blocks) < threshold * ftl.blocks.unit_count;
-}
-
-static void begin_victim(uint32_t victim, bool wear_levelling) {
-  block_mark_victim(&ftl.blocks, victim);
-  ftl.gc.victim = victim;
-  ftl.gc.victim_in_batch = false;
-  ftl.gc.wear_levelling = wear_levelling;
-  ftl.gc.cursor = 0;
-}
-
-/* Starts a GC job when one is due: static wear levelling first, then foreground GC (host data
- * waits, or a pool is below the foreground threshold), then background GC while the host is
- * idle. */
-static void consider_gc(bool host_idle) {
-  bool foreground = ftl.host_blocked || pools_low(ftl.boot->ftl_gc_foreground_free);
-  bool wear_levelling = true;
-  uint32_t victim = wear_levelling_victim();
-  if (victim == BLOCK_NONE && (foreground ||
-                               (host_idle && pools_low(ftl.boot->ftl_gc_background_free)))) {
-    wear_levelling = false;
-    victim = policy_victim();
-  }
-  ftl.gc.foreground = foreground;
-  if (victim == BLOCK_NONE) {
-    if (foreground && ftl.gc.batch != 0) {
-      ftl.gc.stage = GC_PROGRAM; /* the parked batch's victims are all that is left to free */
-      schedule(&ftl.gc.task);
-    }
-    return;
-  }
-  begin_victim(victim, wear_levelling);
-  ftl.gc.stage = ftl.blocks.groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE
-                                                                               : GC_SCAN;
-  schedule(&ftl.gc.task);
-}
-
-/* The scanned-out victim waits for its erase. */
-static void drain_victim(void) {
-  gc_drained_t *drained = &ftl.gc.drained[ftl.gc.drained_count++];
-  drained->group = ftl.gc.victim;
-  drained->foreground = ftl.gc.foreground;
-  drained->wear_levelling = ftl.gc.wear_levelling;
-  drained->waiting = ftl.gc.victim_in_batch;
-  ftl.gc.victim = BLOCK_NONE;
-}
-
-/* The last drained victim that can be erased now, or FTL_MAX_UNIT_PAGES. */
-static uint32_t erasable_victim(void) {
-  for (uint32_t i = ftl.gc.drained_count; i-- > 0;) {
-    if (!ftl.gc.drained[i].waiting) {
-      return i;
-    }
-  }
-  return FTL_MAX_UNIT_PAGES;
-}
-
-/* Fills the rest of a partial batch from another data victim while the pools still want GC.
- * False when the batch should be programmed (padded) as it is. */
-static bool take_next_victim(void) {
-  if (ftl.gc.drained_count == FTL_MAX_UNIT_PAGES) {
-    return false;
-  }
-  uint32_t victim = wear_levelling_victim();
-  bool wear_levelling = victim != BLOCK_NONE;
-  if (!wear_levelling) {
-    if (!pools_low(ftl.boot->ftl_gc_background_free)) {
-      return false;
-    }
-    victim = policy_victim();
-  }
-  if (victim == BLOCK_NONE) {
-    return false;
-  }
-  if (ftl.blocks.groups[victim].stream == BLOCK_STREAM_TRANSLATION) {
-    ftl.wear_changed |= wear_levelling; /* the next job takes it */
-    return false;
-  }
-  begin_victim(victim, wear_levelling);
-  return true;
-}
-
-static void gc_read_done(flash_op_t *op, uint32_t status) {
-  gc_move_t *move = &ftl.gc.moves[op->user];
-  if (status != NFC_STATUS_OK) {
-    fw_printf("ftl: GC read of PPN %#x failed with NFC status %u\n", (unsigned)op->ppn,
-              (unsigned)status);
-    system_fault();
-  }
-  move->lpn = flash_oob(&ftl.flash, op, 0)[0];
-  if (--ftl.gc.pending == 0) {
-    ftl.gc.stage = GC_SCAN;
-    schedule(&ftl.gc.task);
-  }
-}
-
-/* Reads valid pages into the batch until it is full or no victim is left to take; then the
- * batch is programmed, or, when it is empty, the drained victims are erased. */
-static void gc_scan(void) {
-  bool out_of_records = false;
-  while (ftl.gc.batch < ftl.unit_pages) {
-    if (ftl.gc.victim == BLOCK_NONE) {
-      if (!take_next_victim()) {
-        break;
-      }
-      continue;
-    }
-    if (ftl.gc.cursor == victim_pages()) {
-      drain_victim();
-      continue;
-    }
-    uint32_t ppn = victim_page_ppn(ftl.gc.cursor);
-    if (!block_page_valid(&ftl.blocks, ppn)) {
-      ++ftl.gc.cursor;
-      continue;
-    }
-    if (!record_available()) {
-      out_of_records = true;
-      break;
-    }
-    flash_op_t *op = take_record(gc_read_done, 0);
-    gc_move_t *move = &ftl.gc.moves[ftl.gc.batch];
-    move->old_ppn = ppn;
-    op->user = ftl.gc.batch;
-    flash_io_user(&ftl.flash, op, 0, ftl.gc.slots + ftl.gc.batch * ftl.geometry.page_bytes, true);
-    ++ftl.gc.batch;
-    ++ftl.gc.cursor;
-    ++ftl.gc.pending;
-    ftl.gc.victim_in_batch = true;
-    ++ftl.stats->flash_reads_gc;
-    flash_read(&ftl.flash, op, ppn, 1);
-  }
-  if (ftl.gc.pending != 0) {
-    ftl.gc.stage = GC_READING; /* the last read's completion scans on */
-  } else if (out_of_records) {
-    stall(&ftl.gc.task);
-  } else if (erasable_victim() != FTL_MAX_UNIT_PAGES) {
-    ftl.gc.stage = GC_ERASE;
-    schedule(&ftl.gc.task);
-  } else if (ftl.gc.batch == ftl.unit_pages ||
-             (ftl.gc.batch != 0 && ftl.gc.victim == BLOCK_NONE &&
-              pools_low(ftl.boot->ftl_gc_background_free))) {
-    /* Full, or no victim can top it up although the pools still want GC: program it padded. */
-    ftl.gc.stage = GC_PROGRAM;
-    schedule(&ftl.gc.task);
-  } else {
-    ftl.gc.stage = GC_IDLE; /* done; a partial batch stays parked for the next job */
-  }
-}
-
-static void gc_program_done(flash_op_t *op, uint32_t status) {
-  if (status != NFC_STATUS_OK) {
-    block_retire(&ftl.blocks, block_group_of(&ftl.blocks, op->ppn));
-    ftl.gc.stage = GC_PROGRAM;
-    schedule(&ftl.gc.task);
-    return;
-  }
-  for (uint32_t i = ftl.gc.batch; i < ftl.unit_pages; ++i) {
-    block_page_settled(&ftl.blocks, unit_page_ppn(op->ppn, i));
-  }
-  ftl.gc.stage = GC_UPDATING;
-  ftl.gc.pending = ftl.gc.batch;
-  for (uint32_t i = 0; i < ftl.gc.batch; ++i) {
-    ftl.gc.moves[i].new_ppn = unit_page_ppn(op->ppn, i);
-    ftl.gc.moves[i].waiter.lpn = ftl.gc.moves[i].lpn;
-    schedule(&ftl.gc.moves[i].task);
-  }
-}
-
-static void gc_move_finished(void) {
-  if (--ftl.gc.pending == 0) {
-    ftl.gc.batch = 0;
-    ftl.gc.victim_in_batch = false;
-    for (uint32_t i = 0; i < ftl.gc.drained_count; ++i) {
-      ftl.gc.drained[i].waiting = false;
-    }
-    ftl.gc.stage = GC_SCAN;
-    schedule(&ftl.gc.task);
-  }
-}
-
-/* The moved page replaces the victim's copy, unless the host rewrote or trimmed the LPN since
- * (the victim's page is then invalid, and so stays the new copy). */
-static void run_gc_move(task_t *task) {
-  gc_move_t *move = LIST_ENTRY(task, gc_move_t, task);
-  for (;;) {
-    if (!block_page_valid(&ftl.blocks, move->old_ppn)) {
-      block_page_settled(&ftl.blocks, move->new_ppn);
-      gc_move_finished();
-      return;
-    }
-    if (!tp_store_can_evict(&ftl.tp_store)) {
-      stall(task);
-      return;
-    }
-    uint32_t value;
-    if (ftl.scheme->update(move->lpn, move->new_ppn, &value) == MAP_HIT) {
-      if (value != PPN_UNMAPPED) {
-        block_page_invalidate(&ftl.blocks, value);
-      }
-      block_page_validate(&ftl.blocks, move->new_ppn);
-      block_page_settled(&ftl.blocks, move->new_ppn);
-      ++ftl.stats->gc_pages_moved;
-      gc_move_finished();
-      return;
-    }
-    if (!load_tp(value, task, &move->waiter)) {
-      return;
-    }
-  }
-}
-
-static void resume_gc_move(tp_waiter_t *waiter) {
-  gc_move_t *move = LIST_ENTRY(waiter, gc_move_t, waiter);
-  run_gc_move(&move->task);
-}
-
-static void gc_erase_done(flash_op_t *op, uint32_t status) {
-  (void)op;
-  gc_drained_t erased = ftl.gc.drained[op->user];
-  ftl.gc.drained[op->user] = ftl.gc.drained[--ftl.gc.drained_count];
-  if (status != NFC_STATUS_OK) {
-    block_retire(&ftl.blocks, erased.group);
-  } else {
-    block_erased(&ftl.blocks, erased.group);
-    ++ftl.stats->blocks_erased;
-  }
-  ++ftl.stats->gc_invocations;
-  ftl.stats->gc_foreground += erased.foreground;
-  ftl.stats->wl_migrations += erased.wear_levelling;
-  ftl.wear_changed = true;
-  /* More to erase, the victim still being scanned, or another while pools are low. */
-  ftl.gc.stage = GC_SCAN;
-  schedule(&ftl.gc.task);
-}
-
-static void gc_program(void) {
-  if (!record_available()) {
-    stall(&ftl.gc.task);
-    return;
-  }
-  uint32_t ppn = block_alloc_wordline(&ftl.blocks, BLOCK_STREAM_GC, 0);
-  if (ppn == BLOCK_NONE) {
-    fw_printf("ftl: no free block left for GC (fewest free groups in a unit: %u)\n",
-              (unsigned)block_min_free(&ftl.blocks));
-    system_fault();
-  }
-  flash_op_t *op = take_record(gc_program_done, 0);
-  for (uint32_t i = 0; i < ftl.unit_pages; ++i) {
-    uint32_t *oob = flash_oob(&ftl.flash, op, i);
-    if (i < ftl.gc.batch) {
-      flash_io_user(&ftl.flash, op, i, ftl.gc.slots + i * ftl.geometry.page_bytes, true);
-      oob[0] = ftl.gc.moves[i].lpn;
-    } else {
-      flash_io_user(&ftl.flash, op, i, ftl.filler_slot, true);
-      oob[0] = FLASH_OOB_FILLER;
-      ++ftl.stats->pages_programmed_padding;
-    }
-  }
-  ftl.stats->pages_programmed_gc += ftl.gc.batch;
-  ftl.gc.stage = GC_PROGRAMMING;
-  flash_program(&ftl.flash, op, ppn, ftl.blocks.unit_planes);
-}
-
-/* Erases a drained victim none of whose pages waits in the batch: every page it had is moved
- * and its mapping updated. */
-static void gc_erase(void) {
-  uint32_t index = erasable_victim();
-  uint32_t group = ftl.gc.drained[index].group;
-  if (ftl.blocks.groups[group].valid_pages != 0) {
-    fw_printf("ftl: GC victim group %u still has %u valid pages at its erase\n",
-              (unsigned)group, (unsigned)ftl.blocks.groups[group].valid_pages);
-    system_fault();
-  }
-  if (!record_available()) {
-    stall(&ftl.gc.task);
-    return;
-  }
-  flash_op_t *op = take_record(gc_erase_done, 0);
-  op->user = index;
-  ftl.gc.stage = GC_ERASING;
-  flash_erase(&ftl.flash, op, block_group_ppn(&ftl.blocks, group, 0), ftl.blocks.unit_planes);
-}
-
-static void run_gc(task_t *task) {
-  switch (ftl.gc.stage) {
-  case GC_SCAN:
-    gc_scan();
-    break;
-  case GC_PROGRAM:
-    gc_program();
-    break;
-  case GC_RELOCATE:
-    while (ftl.gc.cursor < ftl.tp_count) {
-      uint32_t ppn = gtd_get(&ftl.gtd, ftl.gc.cursor);
-      if (ppn != PPN_UNMAPPED && block_group_of(&ftl.blocks, ppn) == ftl.gc.victim &&
-          !tp_store_relocate(&ftl.tp_store, ftl.gc.cursor, ppn)) {
-        stall(task);
-        return;
-      }
-      ++ftl.gc.cursor;
-    }
-    ftl.gc.stage = GC_TP_WAIT;
-    run_gc(task);
-    break;
-  case GC_TP_WAIT:
-    if (ftl.blocks.groups[ftl.gc.victim].valid_pages != 0) {
-      /* One padded program at a time: this runs again whenever anything comes free. */
-      if (ftl.tp_store.programs_in_flight == 0) {
-        tp_store_pump(&ftl.tp_store, true);
-      }
-      stall(task);
-      return;
-    }
-    drain_victim();
-    ftl.gc.stage = GC_ERASE;
-    gc_erase();
-    break;
-  case GC_ERASE:
-    gc_erase();
-    break;
-  default:
-    break;
-  }
-}
-
 /* ---- flush ---- */
 
 static void advance_flush(void) {
@@ -1128,7 +637,7 @@ static void advance_flush(void) {
     complete_command((uint32_t)(command - ftl.commands), HIC_STATUS_OK);
   }
   ftl.flushing = false;
-  wake(&ftl.wait_buffer, 0xFFFFFFFFu);
+  task_wake(TASK_WAIT_BUFFER, TASK_WAKE_ALL);
 }
 
 /* ---- the loop ---- */
@@ -1179,7 +688,7 @@ static bool take_events(void) {
   }
   if (flash_drain(&ftl.flash) != 0) {
     any = true;
-    flash_resources_freed();
+    task_flash_freed();
   }
   return any;
 }
@@ -1194,20 +703,18 @@ void ftl_run(void) {
     bool busy = take_events();
     busy |= tp_store_deliver(&ftl.tp_store);
     dispatch();
-    busy |= run_tasks();
+    busy |= task_run_ready();
     program_write_buffer(false);
     tp_store_pump(&ftl.tp_store, false);
     if (tp_store_take_progress(&ftl.tp_store)) {
-      flash_resources_freed();
+      task_flash_freed();
       busy = true;
     }
     advance_flush();
     busy |= flush_waiting_tps();
-    if (ftl.gc.stage == GC_IDLE) {
-      consider_gc(host_idle());
-    }
-    busy |= run_tasks();
-    if (busy || !list_empty(&ftl.ready)) {
+    gc_consider(host_idle(), ftl.host_blocked);
+    busy |= task_run_ready();
+    if (busy || !task_ready_empty()) {
       continue;
     }
     copy_map_counters(); /* GC's updates since the last completion, before sleeping */
@@ -1317,9 +824,19 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.updates = (slot_update_t *)arena_alloc(
       sram, "write_buffer_updates", boot->ftl_write_buffer_pages * (uint32_t)sizeof(slot_update_t));
   ftl.filler_slot = (uint8_t *)arena_alloc(sram, "filler_page", geometry->page_bytes);
-  ftl.gc.slots = (uint8_t *)arena_alloc(sram, "gc_slots", ftl.unit_pages * geometry->page_bytes);
-  ftl.gc.moves =
-      (gc_move_t *)arena_alloc(sram, "gc_moves", ftl.unit_pages * (uint32_t)sizeof(gc_move_t));
+  gc_env_t gc_env = {.boot = boot,
+                     .stats = stats,
+                     .scheme = ftl.scheme,
+                     .victim_policy = ftl.victim_policy,
+                     .flash = &ftl.flash,
+                     .blocks = &ftl.blocks,
+                     .tp_store = &ftl.tp_store,
+                     .gtd = &ftl.gtd,
+                     .tp_count = ftl.tp_count,
+                     .filler_page = ftl.filler_slot,
+                     .take_record = take_record,
+                     .record_available = record_available};
+  fits &= gc_init(&gc_env, sram);
   ftl.event_ring = (hic_event_t *)arena_alloc_aligned(
       sram, "hic_event_ring", HIC_RING_ENTRIES * (uint32_t)sizeof(hic_event_t), HIC_EVENT_BYTES);
   ftl.request_ring = (hic_request_t *)arena_alloc_aligned(
@@ -1332,7 +849,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.env.write_back_patches = env_write_back_patches;
   ftl.env.write_back_page = env_write_back_page;
   if (!fits || ftl.commands == 0 || ftl.read_slots == 0 || ftl.wb_slot_owner == 0 ||
-      ftl.updates == 0 || ftl.filler_slot == 0 || ftl.gc.slots == 0 || ftl.gc.moves == 0 ||
+      ftl.updates == 0 || ftl.filler_slot == 0 ||
       ftl.event_ring == 0 || ftl.request_ring == 0) {
     return FTL_INIT_NO_MEMORY;
   }
@@ -1343,10 +860,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
 
   list_init(&ftl.dispatch_queue);
   list_init(&ftl.flush_queue);
-  list_init(&ftl.ready);
-  list_init(&ftl.wait_read_slot);
-  list_init(&ftl.wait_buffer);
-  list_init(&ftl.wait_flash);
+  task_init();
   for (uint32_t i = 0; i < FTL_PAGE_REQUESTS; ++i) {
     ftl.requests[i].task.run = run_request;
     ftl.requests[i].waiter.resume = resume_request;
@@ -1361,15 +875,6 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
     ftl.updates[i].task.run = run_slot_update;
     ftl.updates[i].waiter.resume = resume_slot_update;
   }
-  for (uint32_t i = 0; i < ftl.unit_pages; ++i) {
-    ftl.gc.moves[i].task.run = run_gc_move;
-    ftl.gc.moves[i].waiter.resume = resume_gc_move;
-    ftl.gc.moves[i].waiter.request = 0;
-    ftl.gc.moves[i].waiter.host_read = false;
-  }
-  ftl.gc.task.run = run_gc;
-  ftl.gc.stage = GC_IDLE;
-  ftl.gc.victim = BLOCK_NONE;
   hic_start(ftl.event_ring, HIC_RING_ENTRIES, ftl.request_ring, HIC_RING_ENTRIES);
   irq_enable();
   return FTL_INIT_OK;

@@ -483,13 +483,6 @@ void tp_store_pump(tp_store_t *store, bool force) {
   }
 }
 
-/* PPN of page i of a program at `first` (plane-major, bits pages per plane). */
-static uint32_t page_ppn(const block_manager_t *blocks, uint32_t first, uint32_t i) {
-  const nand_geometry_t *g = &blocks->geometry;
-  uint32_t plane = i / g->bits_per_cell;
-  return first + plane * g->blocks * g->pages + i % g->bits_per_cell;
-}
-
 static void program_done(flash_op_t *op, uint32_t status) {
   tp_store_t *store = (tp_store_t *)op->owner;
   --store->programs_in_flight;
@@ -499,7 +492,7 @@ static void program_done(flash_op_t *op, uint32_t status) {
   }
   /* The wordline's pages, padding included, are final: the block may be collected once full. */
   for (uint32_t i = 0; i < store->blocks->pages_per_wordline_unit; ++i) {
-    block_page_settled(store->blocks, page_ppn(store->blocks, op->ppn, i));
+    block_page_settled(store->blocks, block_program_page_ppn(store->blocks, op->ppn, i));
   }
   for (uint32_t i = 0; i < count; ++i) {
     tp_frame_t *frame = &store->frames[flash_oob(store->flash, op, i)[1]];
@@ -510,7 +503,7 @@ static void program_done(flash_op_t *op, uint32_t status) {
       ++store->dirty_count;
       continue;
     }
-    uint32_t ppn = page_ppn(store->blocks, op->ppn, i);
+    uint32_t ppn = block_program_page_ppn(store->blocks, op->ppn, i);
     uint32_t old = gtd_set(store->gtd, frame->tp, ppn);
     if (old != PPN_UNMAPPED) {
       block_page_invalidate(store->blocks, old);

@@ -1,0 +1,458 @@
+#include "ftl/gc.h"
+
+#include "ftl/task.h"
+#include "hal/console.h"
+#include "hal/system.h"
+
+/* Victims waiting for their erase: each has a page in the batch, or none left at all. */
+#define GC_MAX_DRAINED TP_STORE_MAX_UNIT_PAGES
+
+static gc_env_t env;
+
+static uint32_t unit_pages(void) { return env.blocks->pages_per_wordline_unit; }
+
+/* One page a GC batch moves. */
+typedef struct gc_move {
+  task_t task;
+  tp_waiter_t waiter;
+  uint32_t lpn;
+  uint32_t old_ppn;
+  uint32_t new_ppn;
+} gc_move_t;
+
+typedef enum gc_stage {
+  GC_IDLE,
+  GC_SCAN,        /* read the valid pages of data victims into the batch */
+  GC_READING,     /* batch reads in flight */
+  GC_PROGRAM,
+  GC_PROGRAMMING,
+  GC_UPDATING,
+  GC_RELOCATE,    /* translation victim: hand its current TPs to the TP store */
+  GC_TP_WAIT,     /* ... and wait until they are programmed elsewhere */
+  GC_ERASE,       /* erase the drained victims */
+  GC_ERASING,
+} gc_stage_t;
+
+/* A scanned-out victim: erased at once, or, when some of its pages are in the batch not yet
+ * programmed (waiting), once that batch's mapping updates are done. */
+typedef struct gc_drained {
+  uint32_t group;
+  bool foreground;
+  bool wear_levelling;
+  bool waiting;
+} gc_drained_t;
+
+/* One GC job collects victims until the pools are above the background threshold. Pages of
+ * several data victims share a wordline program: a QLC wordline padded at the end of every
+ * victim (or job) would cost up to bits x planes - 1 pages of over-provisioning each time. A
+ * job that ends with a partial batch parks it (GC_IDLE with batch != 0) for the next job. */
+static struct {
+  uint32_t stage;
+  uint32_t victim; /* the victim being scanned or relocated, or BLOCK_NONE */
+  bool victim_in_batch; /* a page of the victim is in the batch */
+  bool foreground;
+  bool wear_levelling;
+  uint32_t cursor; /* next page of the victim (data) or next TP (translation) */
+  uint32_t batch;
+  uint32_t pending;
+  gc_drained_t drained[GC_MAX_DRAINED];
+  uint32_t drained_count;
+  uint8_t *slots;
+  gc_move_t *moves;
+  task_t task;
+  bool wear_changed; /* a group was erased since static wear levelling last looked */
+} gc;
+
+
+static uint32_t victim_pages(void) { return env.blocks->unit_planes * env.blocks->geometry.pages; }
+
+static uint32_t victim_page_ppn(uint32_t page) {
+  const nand_geometry_t *g = &env.blocks->geometry;
+  uint32_t first = block_group_ppn(env.blocks, gc.victim, 0);
+  return first + (page / g->pages) * g->blocks * g->pages + page % g->pages;
+}
+
+/* Static wear levelling is due: the erase-count spread passed the threshold and the coldest
+ * collectable group lags the most worn by more than it. Looks only after an erase. */
+static uint32_t wear_levelling_victim(void) {
+  uint32_t spread = env.boot->ftl_wl_static_spread;
+  if (spread == 0 || !gc.wear_changed) {
+    return BLOCK_NONE;
+  }
+  gc.wear_changed = false;
+  block_wear_t wear = block_wear(env.blocks);
+  uint32_t coldest = victim_coldest(env.blocks);
+  if (wear.max - wear.min > spread && coldest != BLOCK_NONE &&
+      env.blocks->groups[coldest].erase_count + spread < wear.max) {
+    return coldest;
+  }
+  return BLOCK_NONE;
+}
+
+/* The policy's victim over every unit (the GC stream writes to the unit with the most free
+ * groups, which evens the pools out); BLOCK_NONE when no collectable group has an invalid
+ * page. */
+static uint32_t policy_victim(void) {
+  uint32_t victim = env.victim_policy->select(env.blocks, BLOCK_NONE);
+  if (victim == BLOCK_NONE || env.blocks->groups[victim].valid_pages == victim_pages()) {
+    return BLOCK_NONE;
+  }
+  return victim;
+}
+
+/* The free groups of all units are below `threshold` per unit. The thresholds count per unit
+ * but GC frees whichever group is cheapest, so it answers for the total. */
+static bool pools_low(uint32_t threshold) {
+  return block_free_groups(env.blocks) < threshold * env.blocks->unit_count;
+}
+
+static void begin_victim(uint32_t victim, bool wear_levelling) {
+  block_mark_victim(env.blocks, victim);
+  gc.victim = victim;
+  gc.victim_in_batch = false;
+  gc.wear_levelling = wear_levelling;
+  gc.cursor = 0;
+}
+
+/* Starts a GC job when one is due: static wear levelling first, then foreground GC (host data
+ * waits, or a pool is below the foreground threshold), then background GC while the host is
+ * idle. */
+void gc_consider(bool host_idle, bool host_blocked) {
+  if (gc.stage != GC_IDLE) {
+    return;
+  }
+  bool foreground = host_blocked || pools_low(env.boot->ftl_gc_foreground_free);
+  bool wear_levelling = true;
+  uint32_t victim = wear_levelling_victim();
+  if (victim == BLOCK_NONE && (foreground ||
+                               (host_idle && pools_low(env.boot->ftl_gc_background_free)))) {
+    wear_levelling = false;
+    victim = policy_victim();
+  }
+  gc.foreground = foreground;
+  if (victim == BLOCK_NONE) {
+    if (foreground && gc.batch != 0) {
+      gc.stage = GC_PROGRAM; /* the parked batch's victims are all that is left to free */
+      task_schedule(&gc.task);
+    }
+    return;
+  }
+  begin_victim(victim, wear_levelling);
+  gc.stage = env.blocks->groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE
+                                                                               : GC_SCAN;
+  task_schedule(&gc.task);
+}
+
+/* The scanned-out victim waits for its erase. */
+static void drain_victim(void) {
+  gc_drained_t *drained = &gc.drained[gc.drained_count++];
+  drained->group = gc.victim;
+  drained->foreground = gc.foreground;
+  drained->wear_levelling = gc.wear_levelling;
+  drained->waiting = gc.victim_in_batch;
+  gc.victim = BLOCK_NONE;
+}
+
+/* The last drained victim that can be erased now, or GC_MAX_DRAINED. */
+static uint32_t erasable_victim(void) {
+  for (uint32_t i = gc.drained_count; i-- > 0;) {
+    if (!gc.drained[i].waiting) {
+      return i;
+    }
+  }
+  return GC_MAX_DRAINED;
+}
+
+/* Fills the rest of a partial batch from another data victim while the pools still want GC.
+ * False when the batch should be programmed (padded) as it is. */
+static bool take_next_victim(void) {
+  if (gc.drained_count == GC_MAX_DRAINED) {
+    return false;
+  }
+  uint32_t victim = wear_levelling_victim();
+  bool wear_levelling = victim != BLOCK_NONE;
+  if (!wear_levelling) {
+    if (!pools_low(env.boot->ftl_gc_background_free)) {
+      return false;
+    }
+    victim = policy_victim();
+  }
+  if (victim == BLOCK_NONE) {
+    return false;
+  }
+  if (env.blocks->groups[victim].stream == BLOCK_STREAM_TRANSLATION) {
+    gc.wear_changed |= wear_levelling; /* the next job takes it */
+    return false;
+  }
+  begin_victim(victim, wear_levelling);
+  return true;
+}
+
+static void gc_read_done(flash_op_t *op, uint32_t status) {
+  gc_move_t *move = &gc.moves[op->user];
+  if (status != NFC_STATUS_OK) {
+    fw_printf("ftl: GC read of PPN %#x failed with NFC status %u\n", (unsigned)op->ppn,
+              (unsigned)status);
+    system_fault();
+  }
+  move->lpn = flash_oob(env.flash, op, 0)[0];
+  if (--gc.pending == 0) {
+    gc.stage = GC_SCAN;
+    task_schedule(&gc.task);
+  }
+}
+
+/* Reads valid pages into the batch until it is full or no victim is left to take; then the
+ * batch is programmed, or, when it is empty, the drained victims are erased. */
+static void gc_scan(void) {
+  bool out_of_records = false;
+  while (gc.batch < unit_pages()) {
+    if (gc.victim == BLOCK_NONE) {
+      if (!take_next_victim()) {
+        break;
+      }
+      continue;
+    }
+    if (gc.cursor == victim_pages()) {
+      drain_victim();
+      continue;
+    }
+    uint32_t ppn = victim_page_ppn(gc.cursor);
+    if (!block_page_valid(env.blocks, ppn)) {
+      ++gc.cursor;
+      continue;
+    }
+    if (!env.record_available()) {
+      out_of_records = true;
+      break;
+    }
+    flash_op_t *op = env.take_record(gc_read_done, 0);
+    gc_move_t *move = &gc.moves[gc.batch];
+    move->old_ppn = ppn;
+    op->user = gc.batch;
+    flash_io_user(env.flash, op, 0, gc.slots + gc.batch * env.blocks->geometry.page_bytes, true);
+    ++gc.batch;
+    ++gc.cursor;
+    ++gc.pending;
+    gc.victim_in_batch = true;
+    ++env.stats->flash_reads_gc;
+    flash_read(env.flash, op, ppn, 1);
+  }
+  if (gc.pending != 0) {
+    gc.stage = GC_READING; /* the last read's completion scans on */
+  } else if (out_of_records) {
+    task_wait(TASK_WAIT_FLASH, &gc.task);
+  } else if (erasable_victim() != GC_MAX_DRAINED) {
+    gc.stage = GC_ERASE;
+    task_schedule(&gc.task);
+  } else if (gc.batch == unit_pages() ||
+             (gc.batch != 0 && gc.victim == BLOCK_NONE &&
+              pools_low(env.boot->ftl_gc_background_free))) {
+    /* Full, or no victim can top it up although the pools still want GC: program it padded. */
+    gc.stage = GC_PROGRAM;
+    task_schedule(&gc.task);
+  } else {
+    gc.stage = GC_IDLE; /* done; a partial batch stays parked for the next job */
+  }
+}
+
+static void gc_program_done(flash_op_t *op, uint32_t status) {
+  if (status != NFC_STATUS_OK) {
+    block_retire(env.blocks, block_group_of(env.blocks, op->ppn));
+    gc.stage = GC_PROGRAM;
+    task_schedule(&gc.task);
+    return;
+  }
+  for (uint32_t i = gc.batch; i < unit_pages(); ++i) {
+    block_page_settled(env.blocks, block_program_page_ppn(env.blocks, op->ppn, i));
+  }
+  gc.stage = GC_UPDATING;
+  gc.pending = gc.batch;
+  for (uint32_t i = 0; i < gc.batch; ++i) {
+    gc.moves[i].new_ppn = block_program_page_ppn(env.blocks, op->ppn, i);
+    gc.moves[i].waiter.lpn = gc.moves[i].lpn;
+    task_schedule(&gc.moves[i].task);
+  }
+}
+
+static void gc_move_finished(void) {
+  if (--gc.pending == 0) {
+    gc.batch = 0;
+    gc.victim_in_batch = false;
+    for (uint32_t i = 0; i < gc.drained_count; ++i) {
+      gc.drained[i].waiting = false;
+    }
+    gc.stage = GC_SCAN;
+    task_schedule(&gc.task);
+  }
+}
+
+/* The moved page replaces the victim's copy, unless the host rewrote or trimmed the LPN since
+ * (the victim's page is then invalid, and so stays the new copy). */
+static void run_gc_move(task_t *task) {
+  gc_move_t *move = LIST_ENTRY(task, gc_move_t, task);
+  for (;;) {
+    if (!block_page_valid(env.blocks, move->old_ppn)) {
+      block_page_settled(env.blocks, move->new_ppn);
+      gc_move_finished();
+      return;
+    }
+    if (!tp_store_can_evict(env.tp_store)) {
+      task_wait(TASK_WAIT_FLASH, task);
+      return;
+    }
+    uint32_t value;
+    if (env.scheme->update(move->lpn, move->new_ppn, &value) == MAP_HIT) {
+      if (value != PPN_UNMAPPED) {
+        block_page_invalidate(env.blocks, value);
+      }
+      block_page_validate(env.blocks, move->new_ppn);
+      block_page_settled(env.blocks, move->new_ppn);
+      ++env.stats->gc_pages_moved;
+      gc_move_finished();
+      return;
+    }
+    if (!task_load_tp(env.tp_store, value, task, &move->waiter)) {
+      return;
+    }
+  }
+}
+
+static void resume_gc_move(tp_waiter_t *waiter) {
+  gc_move_t *move = LIST_ENTRY(waiter, gc_move_t, waiter);
+  run_gc_move(&move->task);
+}
+
+static void gc_erase_done(flash_op_t *op, uint32_t status) {
+  (void)op;
+  gc_drained_t erased = gc.drained[op->user];
+  gc.drained[op->user] = gc.drained[--gc.drained_count];
+  if (status != NFC_STATUS_OK) {
+    block_retire(env.blocks, erased.group);
+  } else {
+    block_erased(env.blocks, erased.group);
+    ++env.stats->blocks_erased;
+  }
+  ++env.stats->gc_invocations;
+  env.stats->gc_foreground += erased.foreground;
+  env.stats->wl_migrations += erased.wear_levelling;
+  gc.wear_changed = true;
+  /* More to erase, the victim still being scanned, or another while pools are low. */
+  gc.stage = GC_SCAN;
+  task_schedule(&gc.task);
+}
+
+static void gc_program(void) {
+  if (!env.record_available()) {
+    task_wait(TASK_WAIT_FLASH, &gc.task);
+    return;
+  }
+  uint32_t ppn = block_alloc_wordline(env.blocks, BLOCK_STREAM_GC, 0);
+  if (ppn == BLOCK_NONE) {
+    fw_printf("ftl: no free block left for GC (fewest free groups in a unit: %u)\n",
+              (unsigned)block_min_free(env.blocks));
+    system_fault();
+  }
+  flash_op_t *op = env.take_record(gc_program_done, 0);
+  for (uint32_t i = 0; i < unit_pages(); ++i) {
+    uint32_t *oob = flash_oob(env.flash, op, i);
+    if (i < gc.batch) {
+      flash_io_user(env.flash, op, i, gc.slots + i * env.blocks->geometry.page_bytes, true);
+      oob[0] = gc.moves[i].lpn;
+    } else {
+      flash_io_user(env.flash, op, i, env.filler_page, true);
+      oob[0] = FLASH_OOB_FILLER;
+      ++env.stats->pages_programmed_padding;
+    }
+  }
+  env.stats->pages_programmed_gc += gc.batch;
+  gc.stage = GC_PROGRAMMING;
+  flash_program(env.flash, op, ppn, env.blocks->unit_planes);
+}
+
+/* Erases a drained victim none of whose pages waits in the batch: every page it had is moved
+ * and its mapping updated. */
+static void gc_erase(void) {
+  uint32_t index = erasable_victim();
+  uint32_t group = gc.drained[index].group;
+  if (env.blocks->groups[group].valid_pages != 0) {
+    fw_printf("ftl: GC victim group %u still has %u valid pages at its erase\n",
+              (unsigned)group, (unsigned)env.blocks->groups[group].valid_pages);
+    system_fault();
+  }
+  if (!env.record_available()) {
+    task_wait(TASK_WAIT_FLASH, &gc.task);
+    return;
+  }
+  flash_op_t *op = env.take_record(gc_erase_done, 0);
+  op->user = index;
+  gc.stage = GC_ERASING;
+  flash_erase(env.flash, op, block_group_ppn(env.blocks, group, 0), env.blocks->unit_planes);
+}
+
+static void run_gc(task_t *task) {
+  switch (gc.stage) {
+  case GC_SCAN:
+    gc_scan();
+    break;
+  case GC_PROGRAM:
+    gc_program();
+    break;
+  case GC_RELOCATE:
+    while (gc.cursor < env.tp_count) {
+      uint32_t ppn = gtd_get(env.gtd, gc.cursor);
+      if (ppn != PPN_UNMAPPED && block_group_of(env.blocks, ppn) == gc.victim &&
+          !tp_store_relocate(env.tp_store, gc.cursor, ppn)) {
+        task_wait(TASK_WAIT_FLASH, task);
+        return;
+      }
+      ++gc.cursor;
+    }
+    gc.stage = GC_TP_WAIT;
+    run_gc(task);
+    break;
+  case GC_TP_WAIT:
+    if (env.blocks->groups[gc.victim].valid_pages != 0) {
+      /* One padded program at a time: this runs again whenever anything comes free. */
+      if (env.tp_store->programs_in_flight == 0) {
+        tp_store_pump(env.tp_store, true);
+      }
+      task_wait(TASK_WAIT_FLASH, task);
+      return;
+    }
+    drain_victim();
+    gc.stage = GC_ERASE;
+    gc_erase();
+    break;
+  case GC_ERASE:
+    gc_erase();
+    break;
+  default:
+    break;
+  }
+}
+
+bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
+  env = *gc_env;
+  const uint32_t page_bytes = env.blocks->geometry.page_bytes;
+  gc.slots = (uint8_t *)arena_alloc(arena, "gc_slots", unit_pages() * page_bytes);
+  gc.moves = (gc_move_t *)arena_alloc(arena, "gc_moves", unit_pages() * (uint32_t)sizeof(gc_move_t));
+  if (gc.slots == 0 || gc.moves == 0) {
+    return false;
+  }
+  for (uint32_t i = 0; i < unit_pages(); ++i) {
+    gc.moves[i].task.run = run_gc_move;
+    gc.moves[i].waiter.resume = resume_gc_move;
+    gc.moves[i].waiter.request = 0;
+    gc.moves[i].waiter.host_read = false;
+  }
+  gc.task.run = run_gc;
+  gc.stage = GC_IDLE;
+  gc.victim = BLOCK_NONE;
+  gc.batch = 0;
+  gc.drained_count = 0;
+  gc.wear_changed = false;
+  return true;
+}
+
+bool gc_idle(void) { return gc.stage == GC_IDLE; }

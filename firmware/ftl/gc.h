@@ -1,0 +1,55 @@
+/* Garbage collection and static wear levelling: one job at a time beside the host's requests.
+ *
+ * A job starts when one is due (gc_consider): static wear levelling first, once the erase-count
+ * spread passes ftl.wl.static_spread (the coldest collectable group moves); then foreground GC
+ * while host data waits for a group or the free groups average fewer than
+ * ftl.gc.foreground_free per unit; then background GC while the host is idle and they average
+ * fewer than ftl.gc.background_free. Victims come from the victim policy (ftl/gc/victim.h) over
+ * every unit. The valid pages of data victims are read (their OOB names the LPN), programmed a
+ * whole wordline at a time to the GC stream, and their mappings updated through the scheme; a
+ * wordline takes pages from as many victims as it needs, and a job ending with a partial one
+ * parks it for the next job rather than pad it. Translation victims hand their current TPs to
+ * the TP store to be rewritten. A victim is erased once every page it had is moved and mapped. */
+#ifndef SSDVP_FIRMWARE_FTL_GC_H
+#define SSDVP_FIRMWARE_FTL_GC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "boot_config.h"
+#include "fw_stats.h"
+#include "ftl/block.h"
+#include "ftl/flash.h"
+#include "ftl/gc/victim.h"
+#include "ftl/map/gtd.h"
+#include "ftl/map/map.h"
+#include "ftl/map/tp_store.h"
+#include "lib/arena.h"
+
+/* What GC works with. Flash records come through the FTL's take_record, which keeps a reserve
+ * for the TP store. */
+typedef struct gc_env {
+  const boot_config_t *boot;
+  fw_stats_t *stats;
+  const map_scheme_t *scheme;
+  const victim_policy_t *victim_policy;
+  flash_layer_t *flash;
+  block_manager_t *blocks;
+  tp_store_t *tp_store;
+  const gtd_t *gtd;
+  uint32_t tp_count;
+  uint8_t *filler_page; /* a page of padding */
+  flash_op_t *(*take_record)(flash_done_fn done, void *owner);
+  bool (*record_available)(void);
+} gc_env_t;
+
+/* Takes the batch buffers from the arena; false when they do not fit. */
+bool gc_init(const gc_env_t *env, arena_t *arena);
+
+/* Starts a job when one is due and none runs. host_blocked: host data waits for a group. */
+void gc_consider(bool host_idle, bool host_blocked);
+
+/* No job runs (a parked partial wordline may wait for the next one). */
+bool gc_idle(void);
+
+#endif

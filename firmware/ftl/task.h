@@ -1,0 +1,56 @@
+/* The FTL's tasks: units of work that run to completion on the main loop and can wait.
+ *
+ * A task waits on a resource in that resource's queue and is retried when it comes free (a
+ * freed read slot or write-buffer slot retries one waiter, so a completion does not rerun every
+ * stalled request), on a TP load (the TP store resumes it), or on a flash or host transfer (its
+ * completion schedules it). Flash records and TP frames share one queue, retried together once
+ * any came free. */
+#ifndef SSDVP_FIRMWARE_FTL_TASK_H
+#define SSDVP_FIRMWARE_FTL_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ftl/map/tp_store.h"
+#include "lib/list.h"
+
+typedef struct task task_t;
+struct task {
+  list_node_t link;
+  void (*run)(task_t *task);
+};
+
+typedef enum task_wait {
+  TASK_WAIT_READ_SLOT, /* a buffer for a host read */
+  TASK_WAIT_BUFFER,    /* a write-buffer slot, or the end of a flush */
+  TASK_WAIT_FLASH,     /* flash records or TP frames */
+  TASK_WAIT_COUNT
+} task_wait_t;
+
+#define TASK_WAKE_ALL 0xFFFFFFFFu
+
+void task_init(void);
+
+/* Runs `task` on the next task_run_ready. */
+void task_schedule(task_t *task);
+
+void task_wait(task_wait_t queue, task_t *task);
+
+/* Makes up to `count` waiters of `queue` ready, oldest first. */
+void task_wake(task_wait_t queue, uint32_t count);
+
+/* Flash records or TP frames came free: the TASK_WAIT_FLASH waiters run again once the ready
+ * tasks are done. */
+void task_flash_freed(void);
+
+/* Runs ready tasks until none is left; true when any ran. */
+bool task_run_ready(void);
+
+bool task_ready_empty(void);
+
+/* Asks the TP store for `tp` on behalf of `task` (a TP store without room puts the task in the
+ * TASK_WAIT_FLASH queue). True when the TP was in memory and the caller should ask the scheme
+ * again at once. */
+bool task_load_tp(tp_store_t *store, uint32_t tp, task_t *task, tp_waiter_t *waiter);
+
+#endif
