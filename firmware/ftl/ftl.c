@@ -675,11 +675,9 @@ static bool flush_waiting_tps(void) {
   return false;
 }
 
-static bool take_events(void) {
-  bool any = false;
+static void take_events(void) {
   hic_event_t event;
   while (hic_next_event(&event)) {
-    any = true;
     if (event.kind == HIC_EVENT_COMMAND) {
       new_command(&event);
     } else {
@@ -687,10 +685,8 @@ static bool take_events(void) {
     }
   }
   if (flash_drain(&ftl.flash) != 0) {
-    any = true;
     task_flash_freed();
   }
-  return any;
 }
 
 static bool host_idle(void) {
@@ -700,21 +696,24 @@ static bool host_idle(void) {
 
 void ftl_run(void) {
   for (;;) {
-    bool busy = take_events();
-    busy |= tp_store_deliver(&ftl.tp_store);
+    take_events();
+    tp_store_deliver(&ftl.tp_store);
     dispatch();
-    busy |= task_run_ready();
+    task_run_ready();
     program_write_buffer(false);
     tp_store_pump(&ftl.tp_store, false);
     if (tp_store_take_progress(&ftl.tp_store)) {
       task_flash_freed();
-      busy = true;
     }
     advance_flush();
-    busy |= flush_waiting_tps();
+    bool busy = flush_waiting_tps();
     gc_consider(host_idle(), ftl.host_blocked);
     busy |= task_run_ready();
-    if (busy || !task_ready_empty()) {
+    /* Another turn only when its later steps left work for the earlier ones: a turn costs every
+     * check above, and most events need just one. */
+    busy |= ftl.tp_store.progressed ||
+            (!list_empty(&ftl.dispatch_queue) && ftl.free_request_count != 0);
+    if (busy) {
       continue;
     }
     copy_map_counters(); /* GC's updates since the last completion, before sleeping */

@@ -321,18 +321,15 @@ static void read_done(flash_op_t *op, uint32_t status) {
   deliver_frame(store, frame);
 }
 
-bool tp_store_deliver(tp_store_t *store) {
-  bool delivered = false;
+void tp_store_deliver(tp_store_t *store) {
   while (!list_empty(&store->deliveries)) {
     tp_frame_t *frame = LIST_ENTRY(store->deliveries.next, tp_frame_t, link);
     list_remove(&frame->link);
     if (!deliver_frame(store, frame)) {
       list_push_front(&store->deliveries, &frame->link); /* no flash record: next time */
-      break;
+      return;
     }
-    delivered = true;
   }
-  return delivered;
 }
 
 /* The frame writebacks of `tp` go into: a complete in-memory copy (DIRTY), or a MERGING frame

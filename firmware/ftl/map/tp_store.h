@@ -123,8 +123,8 @@ bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t ppn);
 void tp_store_pump(tp_store_t *store, bool force);
 
 /* Resumes the waiters of TPs read while a writeback waited for room (the scheme was busy then).
- * The main loop calls it after draining flash completions; true when it resumed any. */
-bool tp_store_deliver(tp_store_t *store);
+ * The main loop calls it after draining flash completions. */
+void tp_store_deliver(tp_store_t *store);
 
 /* No TP read or program in flight, nothing dirty and nothing left to deliver. */
 bool tp_store_idle(const tp_store_t *store);
