@@ -52,6 +52,7 @@ bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry, uint32_t 
   for (uint32_t i = op_count; i-- > 0;) {
     flash_op_t *op = &flash->ops[i];
     op->io = io + i * flash->io_per_op;
+    op->io_set = flash->io_per_op; /* the arena's memory is not cleared */
     op->oob = oob + i * flash->io_per_op * flash->oob_words;
     op->next_free = flash->free_ops;
     flash->free_ops = op;
@@ -71,13 +72,21 @@ flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner)
   op->done = done;
   op->owner = owner;
   op->user = 0;
-  for (uint32_t i = 0; i < flash->io_per_op; ++i) {
+  /* Entries beyond io_set are still clear: a host read sets one of its io_per_op. */
+  for (uint32_t i = 0; i < op->io_set; ++i) {
     op->io[i].buffer = 0;
     op->io[i].oob = 0;
     op->io[i].meta_bytes = 0;
     op->io[i].reserved = 0;
   }
+  op->io_set = 0;
   return op;
+}
+
+static void note_io_set(flash_op_t *op, uint32_t i) {
+  if (i >= op->io_set) {
+    op->io_set = i + 1u;
+  }
 }
 
 void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *slot,
@@ -85,12 +94,14 @@ void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void 
   op->io[i].buffer = (uint32_t)(uintptr_t)slot;
   op->io[i].oob = with_oob ? (uint32_t)(uintptr_t)flash_oob(flash, op, i) : 0u;
   op->io[i].meta_bytes = 0;
+  note_io_set(op, i);
 }
 
 void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *page) {
   op->io[i].buffer = (uint32_t)(uintptr_t)page;
   op->io[i].oob = (uint32_t)(uintptr_t)flash_oob(flash, op, i);
   op->io[i].meta_bytes = flash->geometry.page_bytes;
+  note_io_set(op, i);
 }
 
 static void submit(flash_op_t *op, nfc_desc_t descriptor, uint32_t ppn, uint32_t planes) {

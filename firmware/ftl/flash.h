@@ -28,6 +28,7 @@ struct flash_op {
   uint32_t planes;
   uint32_t user;      /* the caller's */
   nfc_io_t *io;       /* FLASH_MAX_IO entries */
+  uint32_t io_set;    /* io entries set since the record was taken: what the next take clears */
   uint32_t *oob;      /* oob_words per io entry */
   flash_op_t *next_free;
 };

@@ -1,5 +1,6 @@
 #include "hal/hic.h"
 
+#include "hal/csr.h"
 #include "hal/irq.h"
 #include "hal/mmio.h"
 #include "hic_regs.h"
@@ -15,9 +16,14 @@ struct hic_rings {
   hic_request_t *requests;
   uint32_t request_mask;
   uint32_t request_tail;
+  uint32_t request_head_seen; /* last RQ_HEAD read: saves a register read per request */
 };
 
 static struct hic_rings rings;
+
+/* The HIC raises its interrupt with every event it posts: set by the handler, cleared when
+ * EVQ_TAIL is read, so the ring's tail is read only when it may have moved. */
+static volatile bool event_signalled;
 
 static uint32_t hic_read(uint32_t offset) {
   return mmio_read32(MM_HIC_BASE + offset);
@@ -48,6 +54,7 @@ hic_geometry_t hic_geometry(void) {
 static void acknowledge_interrupt(unsigned hart_id, void *context) {
   (void)hart_id;
   (void)context;
+  event_signalled = true;
   hic_write(HIC_IRQ_STATUS, HIC_IRQ_EVENT);
 }
 
@@ -57,9 +64,11 @@ void hic_start(hic_event_t *event_ring, uint32_t event_entries, hic_request_t *r
   rings.event_mask = event_entries - 1u;
   rings.event_head = 0;
   rings.event_tail_seen = 0;
+  event_signalled = false;
   rings.requests = request_ring;
   rings.request_mask = request_entries - 1u;
   rings.request_tail = 0;
+  rings.request_head_seen = 0;
 
   hic_write(HIC_EVQ_BASE, (uint32_t)(uintptr_t)event_ring);
   hic_write(HIC_EVQ_ENTRIES, event_entries);
@@ -71,8 +80,14 @@ void hic_start(hic_event_t *event_ring, uint32_t event_entries, hic_request_t *r
   hic_write(HIC_ENABLE, 1u);
 }
 
+/* With interrupts disabled the handler cannot run: a pending external interrupt counts too. */
+static bool event_tail_may_have_moved(void) {
+  return event_signalled || (csr_read(mip) & MIP_MEIP) != 0;
+}
+
 bool hic_event_waiting(void) {
-  if (rings.event_head == rings.event_tail_seen) {
+  if (rings.event_head == rings.event_tail_seen && event_tail_may_have_moved()) {
+    event_signalled = false;
     rings.event_tail_seen = hic_read(HIC_EVQ_TAIL);
   }
   return rings.event_head != rings.event_tail_seen;
@@ -92,8 +107,10 @@ bool hic_next_event(hic_event_t *event) {
 
 static void submit(const hic_request_t *request) {
   uint32_t next = (rings.request_tail + 1u) & rings.request_mask;
-  /* Full: the HIC frees entries as it reads them, without the firmware's help. */
-  while (next == hic_read(HIC_RQ_HEAD)) {
+  /* Full as last seen: the HIC frees entries as it reads them, without the firmware's help, so
+   * only then is its head read again. */
+  while (next == rings.request_head_seen) {
+    rings.request_head_seen = hic_read(HIC_RQ_HEAD);
   }
   rings.requests[rings.request_tail] = *request;
   rings.request_tail = next;

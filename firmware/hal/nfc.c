@@ -11,6 +11,7 @@ struct nfc_rings {
   nfc_desc_t *descriptors;
   uint32_t descriptor_mask;
   uint32_t descriptor_tail;
+  uint32_t descriptor_head_seen; /* last SQ_HEAD read: saves a register read per descriptor */
   nfc_completion_t *completions;
   uint32_t completion_mask;
   uint32_t completion_head;
@@ -65,6 +66,7 @@ void nfc_start(nfc_desc_t *descriptor_ring, uint32_t descriptor_entries,
   rings.descriptors = descriptor_ring;
   rings.descriptor_mask = descriptor_entries - 1u;
   rings.descriptor_tail = 0;
+  rings.descriptor_head_seen = 0;
   rings.completions = completion_ring;
   rings.completion_mask = completion_entries - 1u;
   rings.completion_head = 0;
@@ -83,8 +85,10 @@ void nfc_start(nfc_desc_t *descriptor_ring, uint32_t descriptor_entries,
 
 void nfc_submit(const nfc_desc_t *descriptor) {
   uint32_t next = (rings.descriptor_tail + 1u) & rings.descriptor_mask;
-  /* Full: the NFC frees entries as it fetches them, without the firmware's help. */
-  while (next == nfc_read(NFC_SQ_HEAD)) {
+  /* Full as last seen: the NFC frees entries as it fetches them, without the firmware's help, so
+   * only then is its head read again. */
+  while (next == rings.descriptor_head_seen) {
+    rings.descriptor_head_seen = nfc_read(NFC_SQ_HEAD);
   }
   rings.descriptors[rings.descriptor_tail] = *descriptor;
   rings.descriptor_tail = next;
@@ -96,17 +100,18 @@ uint32_t nfc_poll(void) {
   uint32_t saved = irq_save_disable();
   uint32_t consumed = 0;
   uint32_t tail = nfc_read(NFC_CQ_TAIL);
-  while (rings.completion_head != tail) {
+  if (rings.completion_head != tail) {
     io_fence();
-    nfc_completion_t completion = rings.completions[rings.completion_head];
-    rings.completion_head = (rings.completion_head + 1u) & rings.completion_mask;
+    while (rings.completion_head != tail) {
+      nfc_completion_t completion = rings.completions[rings.completion_head];
+      rings.completion_head = (rings.completion_head + 1u) & rings.completion_mask;
+      ++consumed;
+      rings.handler(&completion, rings.context);
+    }
+    /* One head write frees the whole batch. A completion posted after the tail was read raises
+     * the interrupt again (the handler acknowledged it first), so the tail is not read twice. */
     io_fence();
     nfc_write(NFC_CQ_HEAD, rings.completion_head);
-    ++consumed;
-    rings.handler(&completion, rings.context);
-    if (rings.completion_head == tail) {
-      tail = nfc_read(NFC_CQ_TAIL);
-    }
   }
   irq_restore(saved);
   return consumed;

@@ -59,9 +59,10 @@ void Router::map(const std::string& target_name, uint64_t base, uint64_t size,
   }
   initiator_socket.bind(target);
   targets_.push_back(std::move(added));
-  by_base_.push_back(targets_.size() - 1);
+  by_base_.push_back(Window{base, size, targets_.size() - 1});
   std::sort(by_base_.begin(), by_base_.end(),
-            [this](size_t a, size_t b) { return targets_[a].base < targets_[b].base; });
+            [](const Window& a, const Window& b) { return a.base < b.base; });
+  recent_window_ = 0;
 }
 
 void Router::trace_transactions(WaveWriter& waves, const std::string& scope) {
@@ -72,16 +73,18 @@ void Router::trace_transactions(WaveWriter& waves, const std::string& scope) {
 }
 
 std::optional<size_t> Router::decode(uint64_t address, uint64_t length) const {
-  auto after = std::upper_bound(by_base_.begin(), by_base_.end(), address,
-                                [this](uint64_t value, size_t slot) {
-                                  return value < targets_[slot].base;
-                                });
-  if (after == by_base_.begin()) return std::nullopt;
-  const size_t slot = *std::prev(after);
-  const Target& target = targets_[slot];
-  const uint64_t offset = address - target.base;
-  if (offset >= target.size || target.size - offset < length) return std::nullopt;
-  return slot;
+  if (by_base_.empty()) return std::nullopt;
+  const Window* window = &by_base_[recent_window_];
+  if (address < window->base || address - window->base >= window->size) {
+    auto after = std::upper_bound(by_base_.begin(), by_base_.end(), address,
+                                  [](uint64_t value, const Window& w) { return value < w.base; });
+    if (after == by_base_.begin()) return std::nullopt;
+    window = &*std::prev(after);
+    recent_window_ = static_cast<size_t>(window - by_base_.data());
+  }
+  const uint64_t offset = address - window->base;
+  if (offset >= window->size || window->size - offset < length) return std::nullopt;
+  return window->slot;
 }
 
 const Router::Target* Router::target_at(uint64_t address, uint64_t length) const {
@@ -161,8 +164,8 @@ void Router::invalidate_direct_mem_ptr(int target_slot, sc_dt::uint64 start, sc_
 
 void Router::print_map(std::ostream& out) const {
   out << "Memory map:\n";
-  for (size_t slot : by_base_) {
-    const Target& target = targets_[slot];
+  for (const Window& window : by_base_) {
+    const Target& target = targets_[window.slot];
     out << fmt::format("  {:#010x} - {:#010x}  {:<10} {}\n", target.base,
                        target.base + target.size - 1, target.name, human_size(target.size));
   }

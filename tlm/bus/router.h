@@ -64,8 +64,18 @@ class Router : public sc_core::sc_module {
   bool get_direct_mem_ptr(int master, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(int target, sc_dt::uint64 start, sc_dt::uint64 end);
 
+  // A mapping as decode() searches it: contiguous, without the target's name and counters.
+  struct Window {
+    uint64_t base;
+    uint64_t size;
+    size_t slot;
+  };
+
   std::vector<Target> targets_;      // in initiator-socket slot order
-  std::vector<size_t> by_base_;      // slots sorted by base address
+  std::vector<Window> by_base_;      // sorted by base address
+  // The window of the last decode: accesses come in runs to one target (a hart polling a
+  // register, a DMA burst), so it is tried before the search.
+  mutable size_t recent_window_ = 0;
   WaveWriter* waves_ = nullptr;
 };
 

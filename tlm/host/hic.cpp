@@ -359,7 +359,7 @@ void Hic::post_events_thread() {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     const uint32_t address = event_base_ + event_tail_ * HIC_EVENT_BYTES;
     if (!dma_access(tlm::TLM_WRITE_COMMAND, address, &event, HIC_EVENT_BYTES, delay,
-                    fmt::format("event ring entry {}", event_tail_))) {
+                    [this] { return fmt::format("event ring entry {}", event_tail_); })) {
       return;
     }
     wait(delay);
@@ -384,7 +384,8 @@ void Hic::requests_thread() {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     const uint32_t entry = request_head_;
     if (!dma_access(tlm::TLM_READ_COMMAND, request_base_ + entry * HIC_REQUEST_BYTES, &request,
-                    HIC_REQUEST_BYTES, delay, fmt::format("request ring entry {}", entry))) {
+                    HIC_REQUEST_BYTES, delay,
+                    [entry] { return fmt::format("request ring entry {}", entry); })) {
       return;
     }
     wait(delay);
@@ -447,9 +448,10 @@ void Hic::start_data_in(uint32_t cmd_id, const hic_request_t& request) {
   at(arrival, [this, cmd_id, page_index, buffer, lpn] {
     data_tag_t tag = host_->write_data(slots_[cmd_id].command.host_tag, lpn);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    if (!dma_access(tlm::TLM_WRITE_COMMAND, buffer, &tag, DATA_TAG_BYTES, delay,
-                    fmt::format("DATA_IN of cmd_id {} page {} into the buffer slot", cmd_id,
-                                page_index))) {
+    if (!dma_access(tlm::TLM_WRITE_COMMAND, buffer, &tag, DATA_TAG_BYTES, delay, [=] {
+          return fmt::format("DATA_IN of cmd_id {} page {} into the buffer slot", cmd_id,
+                             page_index);
+        })) {
       return;
     }
     at(now_ps() + to_ps(delay),
@@ -463,9 +465,10 @@ void Hic::start_data_out(uint32_t cmd_id, const hic_request_t& request) {
   const uint32_t buffer = request.buffer;
   data_tag_t tag{};
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  if (!dma_access(tlm::TLM_READ_COMMAND, buffer, &tag, DATA_TAG_BYTES, delay,
-                  fmt::format("DATA_OUT of cmd_id {} page {} from the buffer slot", cmd_id,
-                              page_index))) {
+  if (!dma_access(tlm::TLM_READ_COMMAND, buffer, &tag, DATA_TAG_BYTES, delay, [=] {
+        return fmt::format("DATA_OUT of cmd_id {} page {} from the buffer slot", cmd_id,
+                           page_index);
+      })) {
     return;
   }
   wait(delay);
@@ -552,8 +555,9 @@ void Hic::run_due_actions() {
   }
 }
 
+template <typename Describe>
 bool Hic::dma_access(tlm::tlm_command command, uint32_t address, void* data, unsigned length,
-                     sc_core::sc_time& delay, const std::string& what) {
+                     sc_core::sc_time& delay, const Describe& what) {
   tlm::tlm_generic_payload trans;
   trans.set_command(command);
   trans.set_address(address);
@@ -563,7 +567,7 @@ bool Hic::dma_access(tlm::tlm_command command, uint32_t address, void* data, uns
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   dma->b_transport(trans, delay);
   if (trans.is_response_ok()) return true;
-  fail(fmt::format("{}: DMA {} of {} bytes at {:#010x} failed ({})", what,
+  fail(fmt::format("{}: DMA {} of {} bytes at {:#010x} failed ({})", what(),
                    command == tlm::TLM_READ_COMMAND ? "read" : "write", length, address,
                    trans.get_response_string()));
   return false;

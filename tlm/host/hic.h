@@ -138,9 +138,11 @@ class Hic : public sc_core::sc_module {
 
   // Timed actions (link arrivals), run in time order, ties in the order they were scheduled.
   void at(uint64_t time_ps, std::function<void()> action);
-  // DMA through the router; false (after reporting the error) when the access failed.
+  // DMA through the router; false (after reporting the error) when the access failed. `what()`
+  // describes the transfer: it is formatted only for that report, not on every access.
+  template <typename Describe>
   bool dma_access(tlm::tlm_command command, uint32_t address, void* data, unsigned length,
-                  sc_core::sc_time& delay, const std::string& what);
+                  sc_core::sc_time& delay, const Describe& what);
   void fail(const std::string& message);
   uint64_t now_ps() const;
   void record(std::optional<WaveWriter::SignalId> signal, uint64_t value, uint64_t time_ps);

@@ -341,7 +341,9 @@ void Nfc::fetch(uint32_t sq_tail) {
       op.oob_offset[i] = bytes;
       if (io.oob != 0) bytes += geometry.oob_bytes();
     }
-    op.buffer.resize(bytes);
+    // Every byte an operation uses is written (by DMA or from the array) before it is read, so
+    // a pooled record only grows: shrinking would zero-fill a metadata page again at its next use.
+    if (op.buffer.size() < bytes) op.buffer.resize(bytes);
     dma_free_ps_ = time;
     monitor_.descriptor_fetched();
     set_outstanding(outstanding_ + 1);

@@ -99,6 +99,44 @@ TEST(Router, AnswersAddressErrorWhereNothingIsMapped) {
   EXPECT_EQ(router.targets()[0].transactions, 0u);
 }
 
+// The router tries the target of the previous access first: an access just past it, or into a
+// gap after it, must still find its own target or none.
+TEST(Router, DecodesAdjacentTargetsAndGapsWhateverTheTargetBefore) {
+  use_picosecond_resolution();
+  Router router("router");
+  RecordingTarget first("first");
+  RecordingTarget second("second");
+  RecordingTarget third("third");
+  test::TestInitiator cpu("cpu");
+  cpu.socket.bind(router.target_socket);
+  router.map("second", 0x2000, 0x1000, second.socket);
+  router.map("first", 0x1000, 0x1000, first.socket);
+  router.map("third", 0x4000, 0x1000, third.socket);
+  test::run_thread([&] {
+    uint32_t word = 0;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    cpu.read32(0x1FFC, delay);
+    EXPECT_EQ(first.last_address, 0xFFCu);
+    cpu.read32(0x2000, delay);  // the next byte belongs to the next target
+    EXPECT_EQ(second.last_address, 0u);
+    EXPECT_EQ(cpu.transport(tlm::TLM_READ_COMMAND, 0x3000, &word, 4, delay),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);  // the gap after it
+    cpu.read32(0x2FFC, delay);
+    EXPECT_EQ(second.last_address, 0xFFCu);
+    EXPECT_EQ(cpu.transport(tlm::TLM_READ_COMMAND, 0x1FFE, &word, 4, delay),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);  // straddles first and second
+    EXPECT_EQ(cpu.transport(tlm::TLM_READ_COMMAND, 0x0FFC, &word, 4, delay),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);  // below every target
+    cpu.read32(0x4004, delay);
+    EXPECT_EQ(third.last_address, 4u);
+    cpu.read32(0x1000, delay);
+    EXPECT_EQ(first.last_address, 0u);
+  });
+  EXPECT_EQ(router.targets()[0].transactions, 2u);
+  EXPECT_EQ(router.targets()[1].transactions, 2u);
+  EXPECT_EQ(router.targets()[2].transactions, 1u);
+}
+
 TEST(Router, RefusesOverlappingMappingsNamingBoth) {
   use_picosecond_resolution();
   Router router("router");
