@@ -32,7 +32,9 @@ class BusInterface {
   // receives the access latency in core cycles.
   virtual bool read(uint32_t addr, void* data, uint32_t len, uint64_t& extra_cycles) = 0;
   virtual bool write(uint32_t addr, const void* data, uint32_t len, uint64_t& extra_cycles) = 0;
-  // The direct region containing addr, or a region with size 0 when there is none.
+  // The direct region containing addr; when direct access is refused, the refused range with a
+  // null host pointer (the core then takes the slow path for it without asking again until
+  // invalidate_direct_regions), or a region with size 0 when the bus says nothing.
   virtual DirectRegion direct_region(uint32_t addr) = 0;
 };
 

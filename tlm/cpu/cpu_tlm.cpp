@@ -175,9 +175,11 @@ cpu::DirectRegion Hart::direct_region(uint32_t addr) {
   request.set_command(tlm::TLM_READ_COMMAND);
   request.set_address(addr);
   tlm::tlm_dmi dmi;
-  if (!socket->get_direct_mem_ptr(request, dmi)) return {};
+  const bool granted = socket->get_direct_mem_ptr(request, dmi);
   const uint64_t size = dmi.get_end_address() - dmi.get_start_address() + 1;
-  if (dmi.get_start_address() > UINT32_MAX || size > UINT32_MAX) {
+  const bool fits = dmi.get_start_address() <= UINT32_MAX && size <= UINT32_MAX;
+  if (!granted && !fits) return {};  // a refusal that names no range the core can keep
+  if (!fits) {
     throw std::runtime_error(fmt::format(
         "hart {}: DMI region [{:#x}, {:#x}] for address {:#010x} exceeds the 32-bit bus", name(),
         dmi.get_start_address(), dmi.get_end_address(), addr));
@@ -185,6 +187,7 @@ cpu::DirectRegion Hart::direct_region(uint32_t addr) {
   cpu::DirectRegion region;
   region.base = static_cast<uint32_t>(dmi.get_start_address());
   region.size = static_cast<uint32_t>(size);
+  if (!granted) return region;  // the refused range: no host pointer
   region.host = dmi.get_dmi_ptr();
   region.read_cycles =
       static_cast<uint32_t>(clock_.ps_to_cycles_ceil(to_ps(dmi.get_read_latency())));

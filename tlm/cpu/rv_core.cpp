@@ -86,6 +86,11 @@ struct Core::State {
   std::array<DirectRegion, kMaxDirectRegions> regions{};
   unsigned region_count = 0;
   unsigned next_region_victim = 0;
+  // Ranges the bus refused direct access to (peripherals): every MMIO access would otherwise ask
+  // the bus again.
+  std::array<DirectRegion, kMaxDirectRegions> refused{};
+  unsigned refused_count = 0;
+  unsigned next_refused_victim = 0;
   DecodeCache decode_cache;
   uint32_t current_page = DecodeCache::kNoPage;  // one-entry cache in front of decode_cache
   CachedInstruction* current_slots = nullptr;
@@ -169,9 +174,21 @@ struct Core::State {
 const DirectRegion* Core::State::find_or_request_region(uint32_t addr, uint32_t len,
                                                         bool DirectRegion::*permission) {
   if (const DirectRegion* region = find_region(addr, len, permission)) return region;
-  // A region may be granted later than the first access, so the bus is asked again on each miss;
-  // misses are the slow path anyway (peripherals).
+  for (unsigned i = 0; i < refused_count; ++i) {
+    if (refused[i].contains(addr, 1)) return nullptr;
+  }
   const DirectRegion offered = bus.direct_region(addr);
+  if (offered.host == nullptr && offered.contains(addr, 1)) {
+    unsigned index = refused_count;
+    if (refused_count < kMaxDirectRegions) {
+      ++refused_count;
+    } else {
+      index = next_refused_victim;
+      next_refused_victim = (next_refused_victim + 1) % kMaxDirectRegions;
+    }
+    refused[index] = offered;
+    return nullptr;
+  }
   if (offered.size == 0 || offered.host == nullptr || !offered.contains(addr, 1)) return nullptr;
   unsigned index = region_count;
   for (unsigned i = 0; i < region_count; ++i) {
@@ -917,6 +934,8 @@ void Core::flush_decode_cache() { state_->flush_decode_cache(); }
 void Core::invalidate_direct_regions() {
   state_->region_count = 0;
   state_->next_region_victim = 0;
+  state_->refused_count = 0;
+  state_->next_refused_victim = 0;
   // Decoded code came through the revoked grants: fetch it again under the new ones.
   state_->flush_decode_cache();
 }

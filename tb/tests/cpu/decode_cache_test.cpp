@@ -120,5 +120,24 @@ TEST_F(DecodeCacheTest, RevokedDirectRegionsAreAskedForAgain) {
   EXPECT_EQ(bus.accesses[0].addr, kData + 4);
 }
 
+TEST_F(DecodeCacheTest, ARefusedRangeIsAskedForOnceUntilTheRegionsAreInvalidated) {
+  Program p = program();
+  p << lw(a0, a1, 0) << lw(a2, a1, 4) << lw(a3, a1, 8);
+  start(p);
+  core.set_reg(a1, kData);
+  bus.poke32(kData + 8, 33);
+  bus.sram_direct = false;
+  bus.report_refused_range = true;
+  step();
+  const unsigned after_first = bus.direct_region_requests;
+  step();
+  EXPECT_EQ(bus.direct_region_requests, after_first);  // the refusal is remembered
+  core.invalidate_direct_regions();
+  step();
+  EXPECT_EQ(core.reg(a3), 33u);
+  EXPECT_GT(bus.direct_region_requests, after_first);
+  EXPECT_EQ(bus.accesses.size(), 3u);  // every load took the slow path
+}
+
 }  // namespace
 }  // namespace ssdvp::cpu::test

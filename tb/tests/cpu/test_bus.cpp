@@ -74,6 +74,9 @@ DirectRegion TestBus::direct_region(uint32_t addr) {
     region.read_cycles = sram_read_cycles;
     region.write_cycles = sram_write_cycles;
     region.readable = region.writable = true;
+  } else if (report_refused_range && addr - kSramBase < kSramSize) {
+    region.base = kSramBase;
+    region.size = kSramSize;
   }
   return region;
 }

@@ -50,6 +50,8 @@ class TestBus : public BusInterface {
   // false: the RAM is not offered as a direct region and is served by read()/write() instead.
   bool ram_direct = true;
   bool sram_direct = true;
+  // With the SRAM not direct: name its range in the refusal, as the router does.
+  bool report_refused_range = false;
 
   std::vector<Access> accesses;  // slow-path accesses in order (RAM served slowly included)
   unsigned direct_region_requests = 0;
