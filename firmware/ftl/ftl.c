@@ -162,7 +162,8 @@ static page_request_t *request_of_task(task_t *task) {
 }
 
 /* The platform reads the statistics block when the host sees a phase's last completion, so the
- * scheme's counters are copied in first. */
+ * scheme's counters are copied in first (GC's mapping updates after it count in the next
+ * phase). */
 static void complete_command(uint32_t cmd_id, uint32_t status) {
   copy_map_counters();
   hic_complete(cmd_id, (uint8_t)status);
@@ -701,7 +702,9 @@ void ftl_run(void) {
     dispatch();
     task_run_ready();
     program_write_buffer(false);
-    tp_store_pump(&ftl.tp_store, false);
+    if (ftl.tp_store.dirty_count != 0) {
+      tp_store_pump(&ftl.tp_store, false);
+    }
     if (tp_store_take_progress(&ftl.tp_store)) {
       task_flash_freed();
     }
@@ -716,7 +719,6 @@ void ftl_run(void) {
     if (busy) {
       continue;
     }
-    copy_map_counters(); /* GC's updates since the last completion, before sleeping */
     /* An event posted after the check raises the interrupt, which ends the WFI even with
      * interrupts disabled; enabling them then runs the handler. */
     uint32_t saved = irq_save_disable();

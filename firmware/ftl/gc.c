@@ -118,7 +118,10 @@ static void begin_victim(uint32_t victim, bool wear_levelling) {
  * waits, or a pool is below the foreground threshold), then background GC while the host is
  * idle. */
 void gc_consider(bool host_idle, bool host_blocked) {
-  if (gc.stage != GC_IDLE) {
+  /* The main loop asks on every turn: the usual answer costs a few comparisons. */
+  bool wear_due = gc.wear_changed && env.boot->ftl_wl_static_spread != 0;
+  if (gc.stage != GC_IDLE ||
+      (!wear_due && !host_blocked && !pools_low(env.boot->ftl_gc_background_free))) {
     return;
   }
   bool foreground = host_blocked || pools_low(env.boot->ftl_gc_foreground_free);
