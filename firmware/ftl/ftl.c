@@ -696,7 +696,11 @@ static bool host_idle(void) {
 }
 
 void ftl_run(void) {
+  /* Interrupts stay disabled: the loop runs their handlers itself (irq_poll), and WFI still
+   * wakes on a pending one. A trap per event would save and restore every register. */
+  irq_disable();
   for (;;) {
+    irq_poll();
     take_events();
     tp_store_deliver(&ftl.tp_store);
     dispatch();
@@ -720,12 +724,10 @@ void ftl_run(void) {
       continue;
     }
     /* An event posted after the check raises the interrupt, which ends the WFI even with
-     * interrupts disabled; enabling them then runs the handler. */
-    uint32_t saved = irq_save_disable();
+     * interrupts disabled; the next turn runs its handler. */
     if (!hic_event_waiting() && !flash_completion_waiting(&ftl.flash) && !ftl.tp_flush_due) {
       cpu_wait_for_interrupt();
     }
-    irq_restore(saved);
   }
 }
 

@@ -8,6 +8,8 @@
 #define MIE_MSIE (1u << 3)
 #define MIE_MTIE (1u << 7)
 #define MIE_MEIE (1u << 11)
+#define MIP_MSIP (1u << 3)
+#define MIP_MTIP (1u << 7)
 #define MIP_MEIP (1u << 11)
 #define MCAUSE_INTERRUPT (1u << 31)
 #define MCAUSE_MACHINE_SOFTWARE 3u

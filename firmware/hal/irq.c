@@ -108,6 +108,24 @@ static void serve_external(unsigned hart) {
   }
 }
 
+void irq_poll(void) {
+  uint32_t pending = csr_read(mip) & csr_read(mie);
+  if (pending == 0) {
+    return;
+  }
+  unsigned hart = system_hart_id();
+  if ((pending & MIP_MSIP) != 0) {
+    mmio_write32(MM_CLINT_BASE + CLINT_MSIP(hart), 0u);
+    call(&software_bindings[hart], hart);
+  }
+  if ((pending & MIP_MTIP) != 0) {
+    call(&timer_bindings[hart], hart);
+  }
+  if ((pending & MIP_MEIP) != 0) {
+    serve_external(hart);
+  }
+}
+
 void trap_dispatch(uint32_t mcause) {
   if ((mcause & MCAUSE_INTERRUPT) == 0) {
     system_fault();

@@ -33,4 +33,9 @@ void irq_set_timer_handler(irq_handler_t handler, void *context);
 /* Called by boot/trap.S with mcause. Exceptions and interrupts without a handler are faults. */
 void trap_dispatch(uint32_t mcause);
 
+/* Runs the handlers of the interrupts pending and enabled for this hart, as the trap would, for
+ * a loop that keeps interrupts disabled: WFI still ends on a pending interrupt, and the loop
+ * saves the trap's register save and restore. */
+void irq_poll(void);
+
 #endif

@@ -112,9 +112,11 @@ static void wait_for_room(tp_store_t *store, uint32_t frames) {
   store->waiting_for_room = true;
   while (store->free_count < frames || store->flash->free_count == 0) {
     tp_store_pump(store, true);
+    /* The main loop runs with interrupts disabled: their handlers run here, by irq_poll. */
     uint32_t saved = irq_save_disable();
     if (flash_drain_if(store->flash, store_completion) == 0) {
       cpu_wait_for_interrupt();
+      irq_poll();
     }
     irq_restore(saved);
   }
