@@ -30,7 +30,9 @@ struct RunOutcome {
 //   "platform":  every other key of `platform` (simulated_time_ps, ...),
 //   "simulator": {wall_seconds, simulated_seconds, instructions (sum of instret),
 //                 mips (instructions / wall_seconds / 1e6),
-//                 sim_speed (simulated seconds per wall second)}
+//                 sim_speed (simulated seconds per wall second),
+//                 phases_wall: [{name, wall_seconds}] (the host time of each workload phase,
+//                 taken out of host.phases)}
 // }
 // `platform` is what the SoC reports and must hold "harts" (an array of objects with "instret")
 // and "simulated_time_ps"; an unknown outcome or a missing key throws std::runtime_error. A

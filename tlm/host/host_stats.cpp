@@ -70,6 +70,7 @@ void HostStats::begin_phase(const std::string& name, uint64_t now_ps) {
   phase.name = name;
   phase.start_ps = now_ps;
   phase.end_ps = now_ps;
+  phase.wall_start = std::chrono::steady_clock::now();
   phases_.push_back(std::move(phase));
   in_phase_ = true;
   last_change_ps_ = now_ps;
@@ -138,6 +139,8 @@ void HostStats::end_phase(uint64_t now_ps, bool finished) {
   Phase& phase = phases_.back();
   phase.end_ps = now_ps;
   phase.finished = finished;
+  phase.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - phase.wall_start).count();
   if (now_ps > phase.start_ps) {
     Interval& last = interval_at(now_ps - 1);
     last.end_ps = std::min(last.end_ps, now_ps);
@@ -218,6 +221,7 @@ nlohmann::json HostStats::to_json() const {
          {"end_ps", phase.end_ps},
          {"finished", phase.finished},
          {"duration_s", static_cast<double>(duration) / kPsPerSecond},
+         {"wall_seconds", phase.wall_seconds},
          {"submitted", phase.submitted},
          {"commands", commands},
          {"errors", errors},

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -43,6 +44,9 @@ class HostStats {
     uint64_t start_ps = 0;
     uint64_t end_ps = 0;
     bool finished = false;  // false: the run ended inside the phase
+    // Host time the simulation spent in the phase: the simulator's speed per workload phase.
+    std::chrono::steady_clock::time_point wall_start;
+    double wall_seconds = 0;
     uint64_t submitted = 0;
     std::array<OpStats, kOps> ops;
     unsigned __int128 outstanding_area = 0;

@@ -2,6 +2,7 @@
 // phase, time-weighted queue occupancy, the interval series and the CSV files.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <sstream>
 #include <string>
 
@@ -22,6 +23,18 @@ HostStats two_commands() {
   stats.completed(HostOp::kWrite, 8192, 10 * kUs, true, 12 * kUs);
   stats.end_phase(12 * kUs, true);
   return stats;
+}
+
+TEST(HostStats, APhaseRecordsTheHostTimeItTook) {
+  HostStats stats(10 * kUs);
+  stats.begin_phase("a", 0);
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(20)) {
+  }
+  stats.end_phase(5 * kUs, true);
+  const double wall = stats.to_json()["phases"][0]["wall_seconds"].get<double>();
+  EXPECT_GE(wall, 0.02);
+  EXPECT_LT(wall, 10.0);
 }
 
 TEST(HostStats, PhaseTotalsRatesAndQueueOccupancy) {

@@ -64,6 +64,20 @@ TEST(StatsReport, SimulatorSpeedArithmetic) {
   EXPECT_EQ(instant["simulator"]["sim_speed"].get<double>(), 0.0);
 }
 
+TEST(StatsReport, PhaseHostTimesMoveUnderSimulator) {
+  nlohmann::json platform = platform_report();
+  platform["host"] = {{"phases",
+                       {{{"name", "fill"}, {"commands", 4u}, {"wall_seconds", 1.5}},
+                        {{"name", "read"}, {"commands", 9u}, {"wall_seconds", 0.25}}}}};
+  const nlohmann::json stats = make_stats(small_scenario(), {"exit", 0, ""}, platform, 2.0);
+  EXPECT_FALSE(stats["host"]["phases"][0].contains("wall_seconds"));
+  EXPECT_EQ(stats["host"]["phases"][1]["commands"], 9u);
+  const nlohmann::json& walls = stats["simulator"]["phases_wall"];
+  ASSERT_EQ(walls.size(), 2u);
+  EXPECT_EQ(walls[1]["name"], "read");
+  EXPECT_DOUBLE_EQ(walls[1]["wall_seconds"].get<double>(), 0.25);
+}
+
 TEST(StatsReport, OnlyWallClockNamedFieldsDifferBetweenRuns) {
   nlohmann::json fast = make_stats(small_scenario(), {"exit", 0, ""}, platform_report(), 0.25);
   nlohmann::json slow = make_stats(small_scenario(), {"exit", 0, ""}, platform_report(), 4.0);
