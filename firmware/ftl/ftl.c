@@ -706,9 +706,7 @@ void ftl_run(void) {
     dispatch();
     task_run_ready();
     program_write_buffer(false);
-    if (ftl.tp_store.dirty_count != 0) {
-      tp_store_pump(&ftl.tp_store, false);
-    }
+    tp_store_pump(&ftl.tp_store, false);
     if (tp_store_take_progress(&ftl.tp_store)) {
       task_flash_freed();
     }

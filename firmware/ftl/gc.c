@@ -119,16 +119,18 @@ static void begin_victim(uint32_t victim, bool wear_levelling) {
  * idle. */
 void gc_consider(bool host_idle, bool host_blocked) {
   /* The main loop asks on every turn: the usual answer costs a few comparisons. */
+  if (gc.stage != GC_IDLE) {
+    return;
+  }
   bool wear_due = gc.wear_changed && env.boot->ftl_wl_static_spread != 0;
-  if (gc.stage != GC_IDLE ||
-      (!wear_due && !host_blocked && !pools_low(env.boot->ftl_gc_background_free))) {
+  bool below_background = pools_low(env.boot->ftl_gc_background_free);
+  if (!wear_due && !host_blocked && !below_background) {
     return;
   }
   bool foreground = host_blocked || pools_low(env.boot->ftl_gc_foreground_free);
   bool wear_levelling = true;
   uint32_t victim = wear_levelling_victim();
-  if (victim == BLOCK_NONE && (foreground ||
-                               (host_idle && pools_low(env.boot->ftl_gc_background_free)))) {
+  if (victim == BLOCK_NONE && (foreground || (host_idle && below_background))) {
     wear_levelling = false;
     victim = policy_victim();
   }
@@ -141,8 +143,8 @@ void gc_consider(bool host_idle, bool host_blocked) {
     return;
   }
   begin_victim(victim, wear_levelling);
-  gc.stage = env.blocks->groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE
-                                                                               : GC_SCAN;
+  gc.stage =
+      env.blocks->groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE : GC_SCAN;
   task_schedule(&gc.task);
 }
 

@@ -45,8 +45,6 @@ bool task_run_ready(void) {
   }
 }
 
-bool task_ready_empty(void) { return list_empty(&tasks.ready); }
-
 bool task_load_tp(tp_store_t *store, uint32_t tp, task_t *task, tp_waiter_t *waiter) {
   switch (tp_store_load(store, tp, waiter)) {
   case TP_LOAD_DONE:

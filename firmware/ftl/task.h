@@ -46,8 +46,6 @@ void task_flash_freed(void);
 /* Runs ready tasks until none is left; true when any ran. */
 bool task_run_ready(void);
 
-bool task_ready_empty(void);
-
 /* Asks the TP store for `tp` on behalf of `task` (a TP store without room puts the task in the
  * TASK_WAIT_FLASH queue). True when the TP was in memory and the caller should ask the scheme
  * again at once. */

@@ -33,11 +33,6 @@ static void hic_write(uint32_t offset, uint32_t value) {
   mmio_write32(MM_HIC_BASE + offset, value);
 }
 
-/* Ring memory accesses must not move across the register accesses that publish them. */
-static inline void io_fence(void) {
-  __asm__ volatile("fence iorw, iorw" ::: "memory");
-}
-
 bool hic_present(void) {
   return hic_read(HIC_ID) == HIC_ID_VALUE;
 }
@@ -97,10 +92,10 @@ bool hic_next_event(hic_event_t *event) {
   if (!hic_event_waiting()) {
     return false;
   }
-  io_fence();
+  mmio_fence();
   *event = rings.events[rings.event_head];
   rings.event_head = (rings.event_head + 1u) & rings.event_mask;
-  io_fence();
+  mmio_fence();
   hic_write(HIC_EVQ_HEAD, rings.event_head);
   return true;
 }
@@ -114,7 +109,7 @@ static void submit(const hic_request_t *request) {
   }
   rings.requests[rings.request_tail] = *request;
   rings.request_tail = next;
-  io_fence();
+  mmio_fence();
   hic_write(HIC_RQ_TAIL, next);
 }
 

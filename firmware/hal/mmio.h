@@ -29,4 +29,10 @@ static inline void mmio_write32(uintptr_t address, uint32_t value) {
   *(volatile uint32_t *)address = value;
 }
 
+/* Orders memory and device accesses: ring memory must not move across the register accesses
+ * that publish it to a device or take it back. */
+static inline void mmio_fence(void) {
+  __asm__ volatile("fence iorw, iorw" ::: "memory");
+}
+
 #endif

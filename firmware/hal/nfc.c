@@ -29,11 +29,6 @@ static void nfc_write(uint32_t offset, uint32_t value) {
   mmio_write32(MM_NFC_BASE + offset, value);
 }
 
-/* Ring memory accesses must not move across the register accesses that publish them. */
-static inline void io_fence(void) {
-  __asm__ volatile("fence iorw, iorw" ::: "memory");
-}
-
 bool nfc_present(void) {
   return nfc_read(NFC_ID) == NFC_ID_VALUE;
 }
@@ -92,7 +87,7 @@ void nfc_submit(const nfc_desc_t *descriptor) {
   }
   rings.descriptors[rings.descriptor_tail] = *descriptor;
   rings.descriptor_tail = next;
-  io_fence();
+  mmio_fence();
   nfc_write(NFC_SQ_TAIL, next);
 }
 
@@ -101,7 +96,7 @@ uint32_t nfc_poll(void) {
   uint32_t consumed = 0;
   uint32_t tail = nfc_read(NFC_CQ_TAIL);
   if (rings.completion_head != tail) {
-    io_fence();
+    mmio_fence();
     while (rings.completion_head != tail) {
       nfc_completion_t completion = rings.completions[rings.completion_head];
       rings.completion_head = (rings.completion_head + 1u) & rings.completion_mask;
@@ -110,7 +105,7 @@ uint32_t nfc_poll(void) {
     }
     /* One head write frees the whole batch. A completion posted after the tail was read raises
      * the interrupt again (the handler acknowledged it first), so the tail is not read twice. */
-    io_fence();
+    mmio_fence();
     nfc_write(NFC_CQ_HEAD, rings.completion_head);
   }
   irq_restore(saved);

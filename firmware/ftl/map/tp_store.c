@@ -437,12 +437,15 @@ void tp_store_pump(tp_store_t *store, bool force) {
   const uint32_t unit_pages = store->blocks->pages_per_wordline_unit;
   tp_frame_t *picked[TP_STORE_MAX_UNIT_PAGES];
   for (;;) {
+    if (store->dirty_count == 0) {
+      return; /* the usual answer on a turn of the main loop */
+    }
     /* Padding costs flash: pad only when frames are short and no read or program in flight
      * will free one. */
     bool short_of_frames = store->free_count <= TP_STORE_RESERVE_FRAMES &&
                            store->reads_in_flight == 0 && store->programs_in_flight == 0;
-    if (store->dirty_count == 0 || (store->dirty_count < unit_pages && !force && !short_of_frames)) {
-      return; /* called on every turn of the main loop: skip the FIFO walk */
+    if (store->dirty_count < unit_pages && !force && !short_of_frames) {
+      return; /* no whole wordline can be eligible: skip the FIFO walk */
     }
     uint32_t count = eligible_dirty(store, picked, unit_pages);
     if (count == 0 || (count < unit_pages && !force && !short_of_frames)) {

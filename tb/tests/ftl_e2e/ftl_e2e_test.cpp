@@ -74,19 +74,34 @@ const nlohmann::json& phase(const E2eRun& run, size_t index) {
   return run.stats["ftl"]["phases"].at(index);
 }
 
-// A sequential fill of the first `bytes`, then a read of all of it: every page checked.
-std::string fill_phase(uint64_t bytes) {
-  return fmt::format("    - name: fill\n      bytes: {}\n      streams:\n"
-                     "        - {{pattern: sequential, size: 64KiB, queue_depth: 8, "
-                     "working_set: {}}}\n",
-                     bytes, bytes);
+// A workload phase of one stream; `limit` is its "requests: N" or "bytes: N".
+std::string stream_phase(const std::string& name, const std::string& limit,
+                         const std::string& stream) {
+  return fmt::format("    - name: {}\n      {}\n      streams:\n        - {{{}}}\n", name, limit,
+                     stream);
 }
 
-std::string verify_phase(uint64_t bytes) {
-  return fmt::format("    - name: verify\n      bytes: {}\n      streams:\n"
-                     "        - {{pattern: sequential, read_fraction: 1.0, size: 64KiB, "
-                     "queue_depth: 8, working_set: {}}}\n",
-                     bytes, bytes);
+std::string requests(uint64_t count) { return fmt::format("requests: {}", count); }
+std::string bytes(uint64_t count) { return fmt::format("bytes: {}", count); }
+
+// A sequential fill of the first `bytes`, then a read of all of it: every page checked.
+std::string fill_phase(uint64_t set) {
+  return stream_phase("fill", bytes(set),
+                      fmt::format("pattern: sequential, size: 64KiB, queue_depth: 8, "
+                                  "working_set: {}",
+                                  set));
+}
+
+std::string verify_phase(uint64_t set) {
+  return stream_phase("verify", bytes(set),
+                      fmt::format("pattern: sequential, read_fraction: 1.0, size: 64KiB, "
+                                  "queue_depth: 8, working_set: {}",
+                                  set));
+}
+
+// The first `set` bytes filled, then `middle`, then all of them read back.
+std::string fill_then_verify(uint64_t set, const std::string& middle) {
+  return "workload:\n  phases:\n" + fill_phase(set) + middle + verify_phase(set);
 }
 
 class FtlScheme : public testing::TestWithParam<const char*> {};
@@ -94,12 +109,13 @@ class FtlScheme : public testing::TestWithParam<const char*> {};
 TEST_P(FtlScheme, RandomMix) {
   const uint64_t set = 16 << 20;
   const E2eRun run = run_scenario(
-      "random", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(set) +
-                    fmt::format("    - name: measure\n      requests: 3000\n      streams:\n"
-                                "        - {{pattern: random, read_fraction: 0.5, size: 8KiB, "
-                                "queue_depth: 16, working_set: {}}}\n",
-                                set) +
-                    verify_phase(set));
+      "random",
+      device_yaml(GetParam()) +
+          fill_then_verify(set, stream_phase("measure", requests(3000),
+                                             fmt::format("pattern: random, read_fraction: 0.5, "
+                                                         "size: 8KiB, queue_depth: 16, "
+                                                         "working_set: {}",
+                                                         set))));
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_EQ(phase(run, 0)["host_write_pages"], set / kPageBytes);
   EXPECT_EQ(phase(run, 2)["host_read_pages"], set / kPageBytes);
@@ -109,12 +125,13 @@ TEST_P(FtlScheme, RandomMix) {
 TEST_P(FtlScheme, SequentialMix) {
   const uint64_t set = 16 << 20;
   const E2eRun run = run_scenario(
-      "sequential", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(set) +
-                        fmt::format("    - name: measure\n      requests: 2000\n      streams:\n"
-                                    "        - {{pattern: sequential, read_fraction: 0.5, "
-                                    "size: 64KiB, queue_depth: 8, working_set: {}}}\n",
-                                    set) +
-                        verify_phase(set));
+      "sequential",
+      device_yaml(GetParam()) +
+          fill_then_verify(set, stream_phase("measure", requests(2000),
+                                             fmt::format("pattern: sequential, read_fraction: "
+                                                         "0.5, size: 64KiB, queue_depth: 8, "
+                                                         "working_set: {}",
+                                                         set))));
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_EQ(phase(run, 1)["host_read_pages"].get<uint64_t>() +
                 phase(run, 1)["host_write_pages"].get<uint64_t>(),
@@ -124,12 +141,11 @@ TEST_P(FtlScheme, SequentialMix) {
 // Nearly full with 7 % OP: the whole capacity written, then overwritten twice at random.
 TEST_P(FtlScheme, GcStress) {
   const E2eRun run = run_scenario(
-      "gc", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(kHostBytes) +
-                fmt::format("    - name: overwrite\n      bytes: {}\n      streams:\n"
-                            "        - {{pattern: random, read_fraction: 0.0, size: 8KiB, "
-                            "queue_depth: 32}}\n",
-                            2 * kHostBytes) +
-                verify_phase(kHostBytes));
+      "gc", device_yaml(GetParam()) +
+                fill_then_verify(kHostBytes,
+                                 stream_phase("overwrite", bytes(2 * kHostBytes),
+                                              "pattern: random, read_fraction: 0.0, size: 8KiB, "
+                                              "queue_depth: 32")));
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   const nlohmann::json& overwrite = phase(run, 1);
   EXPECT_GT(overwrite["gc"]["invocations"].get<uint64_t>(), 0u);
@@ -142,13 +158,14 @@ TEST_P(FtlScheme, GcStress) {
 TEST_P(FtlScheme, TrimmedPagesReadAsTrimmed) {
   const uint64_t set = 8 << 20;
   const E2eRun run = run_scenario(
-      "trim", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(set) +
-                  fmt::format("    - name: trim\n      requests: 2000\n      streams:\n"
-                              "        - {{pattern: random, read_fraction: 0.5, "
-                              "trim_fraction: 0.3, sizes: {{8KiB: 1, 32KiB: 1}}, "
-                              "queue_depth: 8, working_set: {}}}\n",
-                              set) +
-                  verify_phase(set));
+      "trim",
+      device_yaml(GetParam()) +
+          fill_then_verify(set, stream_phase("trim", requests(2000),
+                                             fmt::format("pattern: random, read_fraction: 0.5, "
+                                                         "trim_fraction: 0.3, sizes: {{8KiB: 1, "
+                                                         "32KiB: 1}}, queue_depth: 8, "
+                                                         "working_set: {}",
+                                                         set))));
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_GT(phase(run, 1)["host_trim_pages"].get<uint64_t>(), 0u);
 }
@@ -156,13 +173,13 @@ TEST_P(FtlScheme, TrimmedPagesReadAsTrimmed) {
 TEST_P(FtlScheme, PartialPagesMergeWithOldData) {
   const uint64_t set = 8 << 20;
   const E2eRun run = run_scenario(
-      "partial", device_yaml(GetParam()) + "workload:\n  phases:\n" + fill_phase(set) +
-                     fmt::format("    - name: partial\n      requests: 2000\n      streams:\n"
-                                 "        - {{pattern: random, read_fraction: 0.5, "
-                                 "sizes: {{4KiB: 2, 12KiB: 1}}, align: 4KiB, queue_depth: 8, "
-                                 "working_set: {}}}\n",
-                                 set) +
-                     verify_phase(set));
+      "partial",
+      device_yaml(GetParam()) +
+          fill_then_verify(set, stream_phase("partial", requests(2000),
+                                             fmt::format("pattern: random, read_fraction: 0.5, "
+                                                         "sizes: {{4KiB: 2, 12KiB: 1}}, align: "
+                                                         "4KiB, queue_depth: 8, working_set: {}",
+                                                         set))));
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_GT(phase(run, 1)["partial_page_merges"].get<uint64_t>(), 0u);
 }
@@ -178,12 +195,12 @@ TEST(FtlWearLevelling, StaticWearLevellingBoundsTheSpread) {
   const uint64_t hot = kHostBytes / 10 / kPageBytes * kPageBytes;
   const E2eRun run = run_scenario(
       "wl", device_yaml("dftl") + fmt::format("ftl: {{wl: {{static_spread: {}}}}}\n", kSpread) +
-                "workload:\n  phases:\n" + fill_phase(kHostBytes) +
-                fmt::format("    - name: hot\n      bytes: {}\n      streams:\n"
-                            "        - {{pattern: random, read_fraction: 0.0, size: 8KiB, "
-                            "queue_depth: 16, working_set: {}}}\n",
-                            40 * hot, hot) +
-                verify_phase(kHostBytes));
+                fill_then_verify(kHostBytes,
+                                 stream_phase("hot", bytes(40 * hot),
+                                              fmt::format("pattern: random, read_fraction: 0.0, "
+                                                          "size: 8KiB, queue_depth: 16, "
+                                                          "working_set: {}",
+                                                          hot))));
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   const nlohmann::json& erase = run.stats["ftl"]["run"]["erase_count"];
   EXPECT_GT(run.stats["ftl"]["run"]["wl_migrations"].get<uint64_t>(), 0u);
@@ -222,10 +239,10 @@ TEST(FtlDeterminism, SameScenarioTwiceGivesIdenticalStats) {
   const uint64_t set = 8 << 20;
   const std::string yaml =
       device_yaml("tpftl") + "workload:\n  phases:\n" + fill_phase(set) +
-      fmt::format("    - name: measure\n      requests: 1500\n      streams:\n"
-                  "        - {{pattern: random, read_fraction: 0.6, size: 8KiB, "
-                  "queue_depth: 16, working_set: {}}}\n",
-                  set);
+      stream_phase("measure", requests(1500),
+                   fmt::format("pattern: random, read_fraction: 0.6, size: 8KiB, "
+                               "queue_depth: 16, working_set: {}",
+                               set));
   E2eRun a = run_scenario("determinism_a", yaml);
   E2eRun b = run_scenario("determinism_b", yaml);
   ASSERT_NO_FATAL_FAILURE(expect_clean(a));
@@ -245,13 +262,13 @@ TEST(FtlDeterminism, SameScenarioTwiceGivesIdenticalStats) {
 // One request at a time, as LearnedFTL measures the CMT hit ratios of DFTL and TPFTL (Figure 3,
 // single-threaded): with more in flight, requests that miss on a translation page already being
 // read share its read, and misses count before the prefetch lands.
-std::string read_workload(const std::string& pattern, uint64_t requests) {
+std::string read_workload(const std::string& pattern, uint64_t count) {
   const uint64_t set = 24 << 20;
   return "workload:\n  phases:\n" + fill_phase(set) +
-         fmt::format("    - name: measure\n      requests: {}\n      streams:\n"
-                     "        - {{pattern: {}, read_fraction: 1.0, size: 8KiB, align: 8KiB, "
-                     "queue_depth: 1, working_set: {}}}\n",
-                     requests, pattern, set);
+         stream_phase("measure", requests(count),
+                      fmt::format("pattern: {}, read_fraction: 1.0, size: 8KiB, align: 8KiB, "
+                                  "queue_depth: 1, working_set: {}",
+                                  pattern, set));
 }
 
 TEST(FtlPapers, DftlRandomReadsMissAndReadTwice) {
