@@ -275,8 +275,6 @@ uint32_t block_min_free(const block_manager_t *blocks) {
   return fewest;
 }
 
-uint32_t block_free_groups(const block_manager_t *blocks) { return blocks->free_total; }
-
 uint32_t block_max_open_groups(const block_manager_t *blocks) {
   return blocks->unit_count + (BLOCK_STREAM_COUNT - 1u);
 }

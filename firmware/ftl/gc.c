@@ -116,17 +116,10 @@ static void begin_victim(uint32_t victim, bool wear_levelling) {
 
 /* Starts a GC job when one is due: static wear levelling first, then foreground GC (host data
  * waits, or a pool is below the foreground threshold), then background GC while the host is
- * idle. */
-void gc_consider(bool host_idle, bool host_blocked) {
-  /* The main loop asks on every turn: the usual answer costs a few comparisons. */
-  if (gc.stage != GC_IDLE) {
-    return;
-  }
-  bool wear_due = gc.wear_changed && env.boot->ftl_wl_static_spread != 0;
-  bool below_background = pools_low(env.boot->ftl_gc_background_free);
-  if (!wear_due && !host_blocked && !below_background) {
-    return;
-  }
+ * idle. Out of line: gc_consider's check, made on every turn of the main loop, stays free of
+ * the register saves this needs. */
+static __attribute__((noinline)) void start_job(bool host_idle, bool host_blocked,
+                                                bool below_background) {
   bool foreground = host_blocked || pools_low(env.boot->ftl_gc_foreground_free);
   bool wear_levelling = true;
   uint32_t victim = wear_levelling_victim();
@@ -146,6 +139,17 @@ void gc_consider(bool host_idle, bool host_blocked) {
   gc.stage =
       env.blocks->groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE : GC_SCAN;
   task_schedule(&gc.task);
+}
+
+void gc_consider(bool host_idle, bool host_blocked) {
+  if (gc.stage != GC_IDLE) {
+    return;
+  }
+  bool wear_due = gc.wear_changed && env.boot->ftl_wl_static_spread != 0;
+  bool below_background = pools_low(env.boot->ftl_gc_background_free);
+  if (wear_due || host_blocked || below_background) {
+    start_job(host_idle, host_blocked, below_background);
+  }
 }
 
 /* The scanned-out victim waits for its erase. */

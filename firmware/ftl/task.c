@@ -28,7 +28,9 @@ void task_wake(task_wait_t queue, uint32_t count) {
 
 void task_flash_freed(void) { tasks.flash_freed = true; }
 
-bool task_run_ready(void) {
+/* Out of line: task_run_ready's check, made on every turn of the main loop, stays free of the
+ * register saves the tasks need. */
+static __attribute__((noinline)) bool run_ready(void) {
   bool ran = false;
   for (;;) {
     if (list_empty(&tasks.ready) && tasks.flash_freed) {
@@ -43,6 +45,13 @@ bool task_run_ready(void) {
     task->run(task);
     ran = true;
   }
+}
+
+bool task_run_ready(void) {
+  if (list_empty(&tasks.ready) && !tasks.flash_freed) {
+    return false;
+  }
+  return run_ready();
 }
 
 bool task_load_tp(tp_store_t *store, uint32_t tp, task_t *task, tp_waiter_t *waiter) {

@@ -323,7 +323,8 @@ static void read_done(flash_op_t *op, uint32_t status) {
   deliver_frame(store, frame);
 }
 
-void tp_store_deliver(tp_store_t *store) {
+/* Out of line: the main loop calls tp_store_deliver on every turn, and the list is mostly empty. */
+static __attribute__((noinline)) void deliver_deferred(tp_store_t *store) {
   while (!list_empty(&store->deliveries)) {
     tp_frame_t *frame = LIST_ENTRY(store->deliveries.next, tp_frame_t, link);
     list_remove(&frame->link);
@@ -331,6 +332,12 @@ void tp_store_deliver(tp_store_t *store) {
       list_push_front(&store->deliveries, &frame->link); /* no flash record: next time */
       return;
     }
+  }
+}
+
+void tp_store_deliver(tp_store_t *store) {
+  if (!list_empty(&store->deliveries)) {
+    deliver_deferred(store);
   }
 }
 
@@ -433,7 +440,9 @@ static uint32_t eligible_dirty(tp_store_t *store, tp_frame_t **picked, uint32_t 
   return count;
 }
 
-void tp_store_pump(tp_store_t *store, bool force) {
+/* Out of line: tp_store_pump's check, made on every turn of the main loop, stays free of the
+ * register saves and the frame array this needs. */
+static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool force) {
   const uint32_t unit_pages = store->blocks->pages_per_wordline_unit;
   tp_frame_t *picked[TP_STORE_MAX_UNIT_PAGES];
   for (;;) {
@@ -482,6 +491,12 @@ void tp_store_pump(tp_store_t *store, bool force) {
     op->user = count;
     ++store->programs_in_flight;
     flash_program(store->flash, op, ppn, store->blocks->unit_planes);
+  }
+}
+
+void tp_store_pump(tp_store_t *store, bool force) {
+  if (store->dirty_count != 0) {
+    program_dirty(store, force);
   }
 }
 
