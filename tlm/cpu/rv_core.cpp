@@ -552,6 +552,11 @@ void Core::State::execute() {
   uint32_t local_pc = pc;
   uint64_t local_cycle = cycle;
   uint64_t local_retired = retired;
+  // The slot of local_pc in current_slots, advanced with it while execution runs straight on:
+  // the next slot then costs one add on the loaded length instead of a page lookup from the pc.
+  // kResync (or running off the page) makes the loop look the pc up again.
+  constexpr uint32_t kResync = DecodeCache::kSlotsPerPage;
+  uint32_t slot_index = kResync;
   // Members are the truth while slow code runs (bus callbacks read cycles() and pc()).
   auto sync_out = [&] {
     pc = local_pc;
@@ -562,6 +567,11 @@ void Core::State::execute() {
     local_pc = pc;
     local_cycle = cycle;
     local_retired = retired;
+    slot_index = kResync;  // slow code may have trapped or flushed the decode cache
+  };
+  auto advance = [&](const CachedInstruction& e) {
+    local_pc += e.length;
+    slot_index += e.length / 2;
   };
   auto load = [&](const CachedInstruction& e, uint32_t len, uint32_t& value) -> bool {
     const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
@@ -605,28 +615,32 @@ void Core::State::execute() {
       after_store(addr, len, value);
       sync_in();
     }
-    local_pc += e.length;
+    advance(e);
   };
   auto branch = [&](const CachedInstruction& e, bool taken) {
     if (taken) {
       local_pc += static_cast<uint32_t>(e.imm);
       local_cycle += branch_taken_extra;
+      slot_index = kResync;
     } else {
-      local_pc += e.length;
+      advance(e);
     }
   };
   auto write_rd = [&](const CachedInstruction& e, uint32_t value) {
     x[e.rd] = value;
-    local_pc += e.length;
+    advance(e);
   };
 
   while (local_cycle < cycle_limit) {
-    if (DecodeCache::page_of(local_pc) != current_page) {
-      current_page = DecodeCache::page_of(local_pc);
-      current_slots = decode_cache.page_slots(current_page);
+    if (slot_index >= DecodeCache::kSlotsPerPage) {
+      if (DecodeCache::page_of(local_pc) != current_page) {
+        current_page = DecodeCache::page_of(local_pc);
+        current_slots = decode_cache.page_slots(current_page);
+      }
+      slot_index = DecodeCache::slot_of(local_pc);
     }
     // A copy: a store or a flush from a bus callback may clear the slot while it executes.
-    const CachedInstruction e = current_slots[DecodeCache::slot_of(local_pc)];
+    const CachedInstruction e = current_slots[slot_index];
     [[maybe_unused]] const uint32_t start_pc = local_pc;
     [[maybe_unused]] const uint64_t start_cycle = local_cycle;
     [[maybe_unused]] const uint64_t start_retired = local_retired;
@@ -652,11 +666,13 @@ void Core::State::execute() {
       case Op::kJal:
         x[e.rd] = local_pc + e.length;
         local_pc += static_cast<uint32_t>(e.imm);
+        slot_index = kResync;
         break;
       case Op::kJalr: {
         const uint32_t target = (a + static_cast<uint32_t>(e.imm)) & ~1u;
         x[e.rd] = local_pc + e.length;
         local_pc = target;
+        slot_index = kResync;
         break;
       }
 
@@ -756,13 +772,14 @@ void Core::State::execute() {
       }
       case Op::kRemu: write_rd(e, b == 0 ? a : a % b); break;
 
-      case Op::kFence: local_pc += e.length; break;
+      case Op::kFence: advance(e); break;
       case Op::kFenceI:
         flush_decode_cache();
         local_pc += e.length;
+        slot_index = kResync;
         break;
       case Op::kWfi:
-        local_pc += e.length;
+        advance(e);
         if (!csrs.pending_and_enabled()) {
           stop = StopReason::kWfi;
           cycle_limit = 0;
@@ -805,7 +822,7 @@ void Core::State::execute() {
         } else if (load(e, 4, value)) {
           f[e.rd] = value;
           csrs.mark_fpu_dirty();
-          local_pc += e.length;
+          advance(e);
         }
         break;
       }
@@ -825,7 +842,7 @@ void Core::State::execute() {
       case Op::kFmvXW: case Op::kFmvWX: case Op::kFeqS: case Op::kFltS: case Op::kFleS:
       case Op::kFclassS:
         if (execute_float(e)) {
-          local_pc += e.length;
+          advance(e);
         } else {
           sync_out();
           raise_illegal_instruction();
