@@ -108,7 +108,8 @@ static void serve_external(unsigned hart) {
   }
 }
 
-/* Out of line: irq_poll's check stays free of the register saves the handler calls need. */
+/* Serves the interrupts set in `pending` (mip bits). Out of line: irq_poll's check stays free of
+ * the register saves the handler calls need. */
 static __attribute__((noinline)) void serve_pending(uint32_t pending) {
   unsigned hart = system_hart_id();
   if ((pending & MIP_MSIP) != 0) {
@@ -131,22 +132,11 @@ void irq_poll(void) {
 }
 
 void trap_dispatch(uint32_t mcause) {
-  if ((mcause & MCAUSE_INTERRUPT) == 0) {
+  /* Interrupt cause n is bit n of mip. */
+  uint32_t cause = mcause & ~MCAUSE_INTERRUPT;
+  uint32_t served = MIP_MSIP | MIP_MTIP | MIP_MEIP;
+  if ((mcause & MCAUSE_INTERRUPT) == 0 || cause > 31u || ((1u << cause) & served) == 0) {
     system_fault();
   }
-  unsigned hart = system_hart_id();
-  switch (mcause & ~MCAUSE_INTERRUPT) {
-    case MCAUSE_MACHINE_SOFTWARE:
-      mmio_write32(MM_CLINT_BASE + CLINT_MSIP(hart), 0u);
-      call(&software_bindings[hart], hart);
-      break;
-    case MCAUSE_MACHINE_TIMER:
-      call(&timer_bindings[hart], hart);
-      break;
-    case MCAUSE_MACHINE_EXTERNAL:
-      serve_external(hart);
-      break;
-    default:
-      system_fault();
-  }
+  serve_pending(1u << cause);
 }
