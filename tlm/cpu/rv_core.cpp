@@ -42,6 +42,47 @@ uint32_t piece_length(uint32_t addr, uint32_t remaining) {
   return 1;
 }
 
+uint32_t class_cost(CostClass cost_class, const InstructionCosts& costs) {
+  switch (cost_class) {
+    case CostClass::kAlu: return costs.alu;
+    case CostClass::kBranch: return costs.branch_not_taken;
+    case CostClass::kJump: return costs.jump;
+    case CostClass::kLoad: return costs.load;
+    case CostClass::kStore: return costs.store;
+    case CostClass::kMul: return costs.mul;
+    case CostClass::kDiv: return costs.div;
+    case CostClass::kCsr: return costs.csr;
+    case CostClass::kAtomic: return costs.atomic;
+    case CostClass::kFence: return costs.fence;
+    case CostClass::kFpu: return costs.fpu;
+    case CostClass::kFdiv: return costs.fdiv;
+    case CostClass::kFsqrt: return costs.fsqrt;
+    case CostClass::kFma: return costs.fma;
+    case CostClass::kTrapReturn: return costs.trap;
+    case CostClass::kTrapOnly: return 0;
+  }
+  return 0;
+}
+
+// Cost of each slot op byte; an undecoded slot costs nothing (the fill does not retire).
+std::array<uint32_t, 256> make_op_costs(const InstructionCosts& costs) {
+  std::array<uint32_t, 256> table{};
+  for (unsigned op_byte = 0; op_byte < table.size(); ++op_byte) {
+    const unsigned op = op_byte & ~unsigned{kCompressedOp};
+    if (op == static_cast<unsigned>(Op::kNotDecoded) || op >= static_cast<unsigned>(Op::kCount)) {
+      continue;
+    }
+    table[op_byte] = class_cost(cost_class_of(static_cast<Op>(op)), costs);
+  }
+  return table;
+}
+
+// The F computational instructions: no immediate, so their slot keeps rs3 and rm in imm.
+bool is_float_computational(Op op) {
+  return static_cast<unsigned>(op) >= static_cast<unsigned>(Op::kFmaddS) &&
+         static_cast<unsigned>(op) <= static_cast<unsigned>(Op::kFclassS);
+}
+
 }  // namespace
 
 struct Core::State {
@@ -53,6 +94,7 @@ struct Core::State {
         costs(costs_),
         branch_taken_extra(static_cast<uint64_t>(costs_.branch_taken) -
                            static_cast<uint64_t>(costs_.branch_not_taken)),
+        op_costs(make_op_costs(costs_)),
         csrs(hart) {}
 
   // ---- configuration ----
@@ -61,6 +103,7 @@ struct Core::State {
   Reservations& reservations;
   const InstructionCosts costs;
   const uint64_t branch_taken_extra;  // added to a taken branch's not-taken cost (mod 2^64)
+  const std::array<uint32_t, 256> op_costs;  // class cost by slot op byte (either length)
 
   // ---- architectural state ----
   std::array<uint32_t, kSinkRegister + 1> x{};
@@ -85,6 +128,10 @@ struct Core::State {
   // ---- memory ----
   std::array<DirectRegion, kMaxDirectRegions> regions{};
   unsigned region_count = 0;
+  // Copies of the regions the last direct load and store used: one range test on the fast path.
+  // Only regions with 4-aligned base and size qualify, so an aligned access in range fits.
+  DirectRegion read_window;
+  DirectRegion write_window;
   unsigned next_region_victim = 0;
   // Ranges the bus refused direct access to (peripherals): every MMIO access would otherwise ask
   // the bus again.
@@ -94,6 +141,10 @@ struct Core::State {
   DecodeCache decode_cache;
   uint32_t current_page = DecodeCache::kNoPage;  // one-entry cache in front of decode_cache
   CachedInstruction* current_slots = nullptr;
+  // Pages a store may have to act on (decoded code, the tohost page) lie within these bounds; a
+  // store outside them skips the exact test. Empty while first > last.
+  uint32_t watch_first_page = DecodeCache::kNoPage;
+  uint32_t watch_last_page = 0;
 
   // ---- tohost ----
   uint32_t tohost_address = 0;
@@ -118,6 +169,19 @@ struct Core::State {
     }
     return nullptr;
   }
+  // The region of an aligned access that missed `window`, which then covers it when it can.
+  // Out of line, so the loop's load and store paths stay small enough to inline.
+  __attribute__((noinline)) const DirectRegion* refill_window(DirectRegion& window, uint32_t addr,
+                                                              uint32_t len,
+                                                              bool DirectRegion::*permission) {
+    const DirectRegion* region = find_region(addr, len, permission);
+    if (region != nullptr && ((region->base | region->size) & 3u) == 0) window = *region;
+    return region;
+  }
+  void clear_windows() {
+    read_window = DirectRegion{};
+    write_window = DirectRegion{};
+  }
   const DirectRegion* find_or_request_region(uint32_t addr, uint32_t len,
                                              bool DirectRegion::*permission);
 
@@ -134,8 +198,16 @@ struct Core::State {
   bool store_watched(uint32_t addr, uint32_t len) const {
     const uint32_t first = DecodeCache::page_of(addr);
     const uint32_t last = DecodeCache::page_of(addr + len - 1);
+    if (last < watch_first_page || first > watch_last_page) return false;
+    return store_hits_watched_page(first, last);
+  }
+  __attribute__((noinline)) bool store_hits_watched_page(uint32_t first, uint32_t last) const {
     return decode_cache.holds_code(first) || decode_cache.holds_code(last) ||
            first == tohost_page || last == tohost_page;
+  }
+  void watch_page(uint32_t page) {
+    watch_first_page = std::min(watch_first_page, page);
+    watch_last_page = std::max(watch_last_page, page);
   }
 
   // Decode cache
@@ -145,6 +217,9 @@ struct Core::State {
     decode_cache.flush();
     current_page = DecodeCache::kNoPage;
     current_slots = nullptr;
+    watch_first_page = DecodeCache::kNoPage;
+    watch_last_page = 0;
+    if (tohost_page != DecodeCache::kNoPage) watch_page(tohost_page);
   }
 
   // Traps and the slow instructions (they work on the members: the loop syncs around them).
@@ -203,6 +278,7 @@ const DirectRegion* Core::State::find_or_request_region(uint32_t addr, uint32_t 
     }
   }
   regions[index] = offered;
+  clear_windows();  // a window may copy the region just replaced
   const DirectRegion& region = regions[index];
   return (region.*permission && region.contains(addr, len)) ? &region : nullptr;
 }
@@ -328,36 +404,26 @@ bool Core::State::fill_slot(uint32_t addr) {
   }
   const DecodedInstruction decoded = decode_instruction(bits);
   CachedInstruction filled;
-  filled.op = decoded.op;
+  filled.op_byte = static_cast<uint8_t>(decoded.op);
+  if (decoded.length == 2) filled.op_byte |= kCompressedOp;
   filled.rd = decoded.rd == 0 && !writes_float_register(decoded.op) ? kSinkRegister : decoded.rd;
   filled.rs1 = decoded.rs1;
   filled.rs2 = decoded.rs2;
-  filled.rs3 = decoded.rs3;
-  filled.rm = decoded.rm;
-  filled.imm = decoded.op == Op::kIllegal ? static_cast<int32_t>(bits) : decoded.imm;
-  filled.length = decoded.length;
-  switch (cost_class_of(decoded.op)) {
-    case CostClass::kAlu: filled.cost = costs.alu; break;
-    case CostClass::kBranch: filled.cost = costs.branch_not_taken; break;
-    case CostClass::kJump: filled.cost = costs.jump; break;
-    case CostClass::kLoad: filled.cost = costs.load; break;
-    case CostClass::kStore: filled.cost = costs.store; break;
-    case CostClass::kMul: filled.cost = costs.mul; break;
-    case CostClass::kDiv: filled.cost = costs.div; break;
-    case CostClass::kCsr: filled.cost = costs.csr; break;
-    case CostClass::kAtomic: filled.cost = costs.atomic; break;
-    case CostClass::kFence: filled.cost = costs.fence; break;
-    case CostClass::kFpu: filled.cost = costs.fpu; break;
-    case CostClass::kFdiv: filled.cost = costs.fdiv; break;
-    case CostClass::kFsqrt: filled.cost = costs.fsqrt; break;
-    case CostClass::kFma: filled.cost = costs.fma; break;
-    case CostClass::kTrapReturn: filled.cost = costs.trap; break;
-    case CostClass::kTrapOnly: filled.cost = 0; break;
+  if (decoded.op == Op::kIllegal) {
+    filled.imm = static_cast<int32_t>(bits);
+  } else if (is_float_computational(decoded.op)) {
+    filled.imm = decoded.rs3 | decoded.rm << 8;
+  } else {
+    filled.imm = decoded.imm;
   }
   // Looked up again: asking the bus for a region may have flushed the cache.
-  decode_cache.page_slots(DecodeCache::page_of(addr))[DecodeCache::slot_of(addr)] = filled;
-  decode_cache.mark_code(DecodeCache::page_of(addr));
-  decode_cache.mark_code(DecodeCache::page_of(addr + decoded.length - 1));
+  const uint32_t first_page = DecodeCache::page_of(addr);
+  const uint32_t last_page = DecodeCache::page_of(addr + decoded.length - 1);
+  decode_cache.page_slots(first_page)[DecodeCache::slot_of(addr)] = filled;
+  decode_cache.mark_code(first_page);
+  decode_cache.mark_code(last_page);
+  watch_page(first_page);
+  watch_page(last_page);
   return true;
 }
 
@@ -404,14 +470,15 @@ void Core::State::execute_mret() {
 // Counters as CSR reads see them: before this instruction's cost and retirement.
 void Core::State::execute_csr(CachedInstruction e) {
   const uint32_t address = static_cast<uint32_t>(e.imm);
-  const bool immediate = e.op == Op::kCsrrwi || e.op == Op::kCsrrsi || e.op == Op::kCsrrci;
+  const Op op = e.op();
+  const bool immediate = op == Op::kCsrrwi || op == Op::kCsrrsi || op == Op::kCsrrci;
   const uint32_t operand = immediate ? e.rs1 : x[e.rs1];
-  const CsrFile::Counters before{cycle - e.cost, retired - 1};
+  const CsrFile::Counters before{cycle - op_costs[e.op_byte], retired - 1};
   uint32_t old_value = 0;
   bool ok = csrs.read(address, before, old_value);
   if (ok) {
     // csrrs/csrrc with x0 (or uimm 0) do not write, so they may read a read-only CSR.
-    switch (e.op) {
+    switch (op) {
       case Op::kCsrrw: case Op::kCsrrwi:
         ok = csrs.write(address, operand, counters());
         break;
@@ -425,24 +492,25 @@ void Core::State::execute_csr(CachedInstruction e) {
   }
   if (!ok) return raise_illegal_instruction();
   x[e.rd] = old_value;
-  pc += e.length;
+  pc += e.length();
   if (address == csr::kMstatus || address == csr::kMie) request_interrupt_check();
 }
 
 void Core::State::execute_atomic(CachedInstruction e) {
   const uint32_t addr = x[e.rs1];
   uint32_t old_value = 0;
-  if (e.op == Op::kLrW) {
+  const Op op = e.op();
+  if (op == Op::kLrW) {
     if (addr & 3) return raise_exception(kLoadAddressMisaligned, addr);
     if (!read_slow(addr, 4, old_value)) return raise_exception(kLoadAccessFault, addr);
     ++loads;
     reservations.reserve(hart_id, addr);
     x[e.rd] = old_value;
-    pc += e.length;
+    pc += e.length();
     return;
   }
   if (addr & 3) return raise_exception(kStoreAddressMisaligned, addr);
-  if (e.op == Op::kScW) {
+  if (op == Op::kScW) {
     uint32_t failed = 1;
     if (reservations.take(hart_id, addr)) {
       if (!write_data(addr, 4, x[e.rs2])) return raise_exception(kStoreAccessFault, addr);
@@ -450,7 +518,7 @@ void Core::State::execute_atomic(CachedInstruction e) {
       failed = 0;
     }
     x[e.rd] = failed;
-    pc += e.length;
+    pc += e.length();
     return;
   }
   if (!read_slow(addr, 4, old_value)) return raise_exception(kStoreAccessFault, addr);
@@ -458,7 +526,7 @@ void Core::State::execute_atomic(CachedInstruction e) {
   const auto signed_old = static_cast<int32_t>(old_value);
   const auto signed_operand = static_cast<int32_t>(operand);
   uint32_t result = 0;
-  switch (e.op) {
+  switch (op) {
     case Op::kAmoswapW: result = operand; break;
     case Op::kAmoaddW: result = old_value + operand; break;
     case Op::kAmoxorW: result = old_value ^ operand; break;
@@ -473,12 +541,12 @@ void Core::State::execute_atomic(CachedInstruction e) {
   ++loads;
   ++stores;
   x[e.rd] = old_value;
-  pc += e.length;
+  pc += e.length();
 }
 
 bool Core::State::execute_float(CachedInstruction e) {
   if (!csrs.fpu_enabled()) return false;
-  const uint32_t mode = e.rm == kDynamicRounding ? csrs.frm() : e.rm;
+  const uint32_t mode = e.rm() == kDynamicRounding ? csrs.frm() : e.rm();
   if (mode > static_cast<uint32_t>(softfloat::Rounding::kNearestMaxMagnitude)) return false;
   const auto rm = static_cast<softfloat::Rounding>(mode);
   const uint32_t a = f[e.rs1];
@@ -488,18 +556,18 @@ bool Core::State::execute_float(CachedInstruction e) {
     f[e.rd] = value;
     csrs.mark_fpu_dirty();
   };
-  switch (e.op) {
+  switch (e.op()) {
     case Op::kFaddS: write_fd(softfloat::add(a, b, rm, flags)); break;
     case Op::kFsubS: write_fd(softfloat::sub(a, b, rm, flags)); break;
     case Op::kFmulS: write_fd(softfloat::mul(a, b, rm, flags)); break;
     case Op::kFdivS: write_fd(softfloat::div(a, b, rm, flags)); break;
     case Op::kFsqrtS: write_fd(softfloat::sqrt(a, rm, flags)); break;
     // Negating an operand is exact, and a NaN stays a NaN of the same kind.
-    case Op::kFmaddS: write_fd(softfloat::fma(a, b, f[e.rs3], rm, flags)); break;
-    case Op::kFmsubS: write_fd(softfloat::fma(a, b, f[e.rs3] ^ kFloatSignBit, rm, flags)); break;
-    case Op::kFnmsubS: write_fd(softfloat::fma(a ^ kFloatSignBit, b, f[e.rs3], rm, flags)); break;
+    case Op::kFmaddS: write_fd(softfloat::fma(a, b, f[e.rs3()], rm, flags)); break;
+    case Op::kFmsubS: write_fd(softfloat::fma(a, b, f[e.rs3()] ^ kFloatSignBit, rm, flags)); break;
+    case Op::kFnmsubS: write_fd(softfloat::fma(a ^ kFloatSignBit, b, f[e.rs3()], rm, flags)); break;
     case Op::kFnmaddS:
-      write_fd(softfloat::fma(a ^ kFloatSignBit, b, f[e.rs3] ^ kFloatSignBit, rm, flags));
+      write_fd(softfloat::fma(a ^ kFloatSignBit, b, f[e.rs3()] ^ kFloatSignBit, rm, flags));
       break;
     case Op::kFsgnjS: write_fd((a & ~kFloatSignBit) | (b & kFloatSignBit)); break;
     case Op::kFsgnjnS: write_fd((a & ~kFloatSignBit) | (~b & kFloatSignBit)); break;
@@ -549,34 +617,40 @@ void Core::State::after_instruction(uint32_t start_pc, uint64_t start_cycle,
 
 template <bool kHooks>
 void Core::State::execute() {
-  uint32_t local_pc = pc;
-  uint64_t local_cycle = cycle;
-  uint64_t local_retired = retired;
-  // The slot of local_pc in current_slots, advanced with it while execution runs straight on:
-  // the next slot then costs one add on the loaded length instead of a page lookup from the pc.
-  // kResync (or running off the page) makes the loop look the pc up again.
-  constexpr uint32_t kResync = DecodeCache::kSlotsPerPage;
-  uint32_t slot_index = kResync;
+  // The pc is page_base + 2 * slot_index (mod 2^32), with slots the decoded page at page_base.
+  // Straight-line code and jumps within the page only move slot_index; a slot_index past the
+  // page (a jump away, running off the end, or a forced lookup) makes the loop look the pc up.
+  constexpr uint32_t kPageBytes = 1u << DecodeCache::kPageShift;
+  uint32_t page_base = 0;
+  uint32_t slot_index = 0;
+  const CachedInstruction* slots = nullptr;
+  uint64_t local_cycle = 0;
+  uint64_t local_retired = 0;
+  auto local_pc = [&] { return page_base + 2 * slot_index; };
+  auto jump_to = [&](uint32_t target) { slot_index = (target - page_base) >> 1; };
   // Members are the truth while slow code runs (bus callbacks read cycles() and pc()).
   auto sync_out = [&] {
-    pc = local_pc;
+    pc = local_pc();
     cycle = local_cycle;
     retired = local_retired;
   };
   auto sync_in = [&] {
-    local_pc = pc;
+    // Slow code may have trapped or flushed the decode cache: the pc is looked up again.
+    page_base = pc - kPageBytes;
+    slot_index = DecodeCache::kSlotsPerPage;
     local_cycle = cycle;
     local_retired = retired;
-    slot_index = kResync;  // slow code may have trapped or flushed the decode cache
   };
-  auto advance = [&](const CachedInstruction& e) {
-    local_pc += e.length;
-    slot_index += e.length / 2;
-  };
+  sync_in();
+  auto advance = [&](const CachedInstruction& e) { slot_index += e.halfwords(); };
   auto load = [&](const CachedInstruction& e, uint32_t len, uint32_t& value) -> bool {
     const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
     if ((addr & (len - 1)) == 0) {
-      if (const DirectRegion* region = find_region(addr, len, &DirectRegion::readable)) {
+      const DirectRegion* region = &read_window;
+      if (addr - region->base >= region->size) {
+        region = refill_window(read_window, addr, len, &DirectRegion::readable);
+      }
+      if (region != nullptr) {
         value = 0;
         std::memcpy(&value, region->host + (addr - region->base), len);
         local_cycle += region->read_cycles;
@@ -597,7 +671,12 @@ void Core::State::execute() {
   auto store = [&](const CachedInstruction& e, uint32_t len, uint32_t value) {
     const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
     const DirectRegion* region = nullptr;
-    if ((addr & (len - 1)) == 0) region = find_region(addr, len, &DirectRegion::writable);
+    if ((addr & (len - 1)) == 0) {
+      region = &write_window;
+      if (addr - region->base >= region->size) {
+        region = refill_window(write_window, addr, len, &DirectRegion::writable);
+      }
+    }
     if (region != nullptr) {
       std::memcpy(region->host + (addr - region->base), &value, len);
       local_cycle += region->write_cycles;
@@ -619,9 +698,8 @@ void Core::State::execute() {
   };
   auto branch = [&](const CachedInstruction& e, bool taken) {
     if (taken) {
-      local_pc += static_cast<uint32_t>(e.imm);
+      slot_index += static_cast<uint32_t>(e.imm >> 1);  // branch offsets are even
       local_cycle += branch_taken_extra;
-      slot_index = kResync;
     } else {
       advance(e);
     }
@@ -633,25 +711,28 @@ void Core::State::execute() {
 
   while (local_cycle < cycle_limit) {
     if (slot_index >= DecodeCache::kSlotsPerPage) {
-      if (DecodeCache::page_of(local_pc) != current_page) {
-        current_page = DecodeCache::page_of(local_pc);
+      const uint32_t target = local_pc();
+      if (DecodeCache::page_of(target) != current_page) {
+        current_page = DecodeCache::page_of(target);
         current_slots = decode_cache.page_slots(current_page);
       }
-      slot_index = DecodeCache::slot_of(local_pc);
+      slots = current_slots;
+      page_base = target & ~(kPageBytes - 1);
+      slot_index = DecodeCache::slot_of(target);
     }
     // A copy: a store or a flush from a bus callback may clear the slot while it executes.
-    const CachedInstruction e = current_slots[slot_index];
-    [[maybe_unused]] const uint32_t start_pc = local_pc;
+    const CachedInstruction e = slots[slot_index];
+    [[maybe_unused]] const uint32_t start_pc = local_pc();
     [[maybe_unused]] const uint64_t start_cycle = local_cycle;
     [[maybe_unused]] const uint64_t start_retired = local_retired;
-    local_cycle += e.cost;
+    local_cycle += op_costs[e.op_byte];
     ++local_retired;
     const uint32_t a = x[e.rs1];
     const uint32_t b = x[e.rs2];
-    switch (e.op) {
+    switch (e.op()) {
       case Op::kNotDecoded: {
         sync_out();
-        if (fill_slot(local_pc)) --retired;
+        if (fill_slot(pc)) --retired;
         sync_in();
         continue;  // execute the freshly decoded slot (or the trap handler)
       }
@@ -662,17 +743,15 @@ void Core::State::execute() {
         break;
 
       case Op::kLui: write_rd(e, static_cast<uint32_t>(e.imm)); break;
-      case Op::kAuipc: write_rd(e, local_pc + static_cast<uint32_t>(e.imm)); break;
+      case Op::kAuipc: write_rd(e, local_pc() + static_cast<uint32_t>(e.imm)); break;
       case Op::kJal:
-        x[e.rd] = local_pc + e.length;
-        local_pc += static_cast<uint32_t>(e.imm);
-        slot_index = kResync;
+        x[e.rd] = local_pc() + e.length();
+        slot_index += static_cast<uint32_t>(e.imm >> 1);  // jump offsets are even
         break;
       case Op::kJalr: {
         const uint32_t target = (a + static_cast<uint32_t>(e.imm)) & ~1u;
-        x[e.rd] = local_pc + e.length;
-        local_pc = target;
-        slot_index = kResync;
+        x[e.rd] = local_pc() + e.length();
+        jump_to(target);
         break;
       }
 
@@ -774,9 +853,10 @@ void Core::State::execute() {
 
       case Op::kFence: advance(e); break;
       case Op::kFenceI:
+        advance(e);
+        sync_out();
         flush_decode_cache();
-        local_pc += e.length;
-        slot_index = kResync;
+        sync_in();
         break;
       case Op::kWfi:
         advance(e);
@@ -850,7 +930,10 @@ void Core::State::execute() {
         }
         break;
       case Op::kCount:
-        break;  // never decoded
+      default:
+        // fill_slot stores only decoded ops: telling the compiler so drops the jump table's
+        // range test.
+        __builtin_unreachable();
     }
     if constexpr (kHooks) {
       sync_out();
@@ -941,6 +1024,7 @@ void Core::add_sleep_cycles(uint64_t cycles) {
 void Core::set_tohost_address(uint32_t addr) {
   state_->tohost_address = addr;
   state_->tohost_page = addr == 0 ? DecodeCache::kNoPage : DecodeCache::page_of(addr);
+  if (state_->tohost_page != DecodeCache::kNoPage) state_->watch_page(state_->tohost_page);
 }
 
 bool Core::tohost_written() const { return state_->tohost_written; }
@@ -949,6 +1033,7 @@ uint32_t Core::tohost_value() const { return state_->tohost_value; }
 void Core::flush_decode_cache() { state_->flush_decode_cache(); }
 
 void Core::invalidate_direct_regions() {
+  state_->clear_windows();
   state_->region_count = 0;
   state_->next_region_victim = 0;
   state_->refused_count = 0;

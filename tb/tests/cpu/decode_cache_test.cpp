@@ -1,6 +1,8 @@
 // Decode cache: a hart's own stores into decoded code take effect (with or without fence.i),
-// including an instruction that straddles two pages; code changed from outside the hart needs
-// flush_decode_cache(); revoked direct regions are asked for again.
+// including an instruction that straddles two pages; jumps and branches across pages and within
+// one land where they point; code changed from outside the hart needs flush_decode_cache();
+// loads and stores switching between direct regions reach each; revoked direct regions are asked
+// for again.
 #include <cstdint>
 
 #include "tb/tests/cpu/core_fixture.h"
@@ -80,6 +82,67 @@ TEST_F(DecodeCacheTest, StoreIntoTheNextPageInvalidatesAnInstructionStraddlingIt
   core.run(500);
   EXPECT_EQ(core.pc(), done);
   EXPECT_EQ(core.reg(a0), 0x101u);  // 1 on the first pass, 0x100 after the patch
+}
+
+// The loop keeps its place in a decoded page and looks the pc up only when execution leaves the
+// page: every way of leaving (and of staying) must land on the instruction the pc names.
+TEST_F(DecodeCacheTest, JumpsAndBranchesAcrossPagesLandOnTheirTargets) {
+  constexpr uint32_t kPageEnd = 0x2FF8;    // straight-line code runs from page 2 into page 3
+  constexpr uint32_t kInnerLoop = 0x2100;  // reached by a backward branch from page 3
+  // `done` follows two lui+addi pairs and the jump: 2 x 8 + 4 bytes after the prologue.
+  const uint32_t done = kCode + 4 * kPrologueInstructions + 20;
+  Program main = program();
+  main.li(a2, 5);
+  main.li(t3, done);
+  main << jal(zero, static_cast<int32_t>(kPageEnd - main.here()));  // forward, two pages on
+  ASSERT_EQ(main.here(), done);
+  main << jal(zero, 0);
+
+  Program straight(kPageEnd);
+  straight << addi(a0, a0, 1) << c_nop()
+           << addi(a0, a0, 2);  // at 0x2FFE: straddles into page 3
+  ASSERT_EQ(straight.here(), 0x3002u);
+  straight << addi(a0, a0, 4)
+           << beq(zero, zero, static_cast<int32_t>(kInnerLoop - straight.here()));  // backward
+  Program inner(kInnerLoop);
+  inner << addi(a0, a0, 8) << addi(a3, a3, 1) << addi(a2, a2, -1)
+        << bne(a2, zero, -8)  // backward within the page
+        << jalr(zero, t3, 0);  // back to page 1 through a register
+  load(straight);
+  load(inner);
+  start(main);
+  core.run(500);
+  EXPECT_EQ(core.pc(), done);
+  EXPECT_EQ(core.reg(a0), 15u);
+  EXPECT_EQ(core.reg(a3), 5u);
+  EXPECT_EQ(core.reg(a2), 0u);
+}
+
+// Each direct load and store first tries the region the previous one used.
+TEST_F(DecodeCacheTest, LoadsAndStoresSwitchingRegionsReachEach) {
+  constexpr uint32_t kRamWord = TestBus::kRamBase + TestBus::kRamSize - 4;  // last words
+  constexpr uint32_t kSramWord = TestBus::kSramBase + TestBus::kSramSize - 4;
+  bus.poke32(kRamWord, 0x11111111);
+  bus.poke32(kSramWord, 0x22222222);
+  Program p = program();
+  p.li(t0, kRamWord);
+  p.li(t1, kSramWord);
+  p << lw(a0, t0, 0) << lw(a1, t1, 0) << lw(a2, t0, 0)  // RAM, SRAM, RAM
+    << sw(a1, t0, 0) << sw(a0, t1, 0)                   // swap them
+    << sb(a0, t1, 3) << lbu(a3, t1, 3) << lbu(a4, t0, 3);  // last bytes
+  const uint32_t done = p.here();
+  p << jal(zero, 0);
+  start(p);
+  core.run(100);
+  EXPECT_EQ(core.pc(), done);
+  EXPECT_EQ(core.reg(a0), 0x11111111u);
+  EXPECT_EQ(core.reg(a1), 0x22222222u);
+  EXPECT_EQ(core.reg(a2), 0x11111111u);
+  EXPECT_EQ(bus.peek32(kRamWord), 0x22222222u);
+  EXPECT_EQ(bus.peek32(kSramWord), 0x11111111u);
+  EXPECT_EQ(core.reg(a3), 0x11u);
+  EXPECT_EQ(core.reg(a4), 0x22u);
+  EXPECT_TRUE(bus.accesses.empty());  // all of them direct
 }
 
 TEST_F(DecodeCacheTest, CodeChangedFromOutsideNeedsAFlush) {
