@@ -59,11 +59,11 @@ void BlockPages::append_wordline(const PageImage* pages, uint32_t count, uint32_
     data_tag_t tag = image.tag;
     if (image.meta != nullptr) {
       std::vector<MetaPage>& meta = extras(pages_per_block).meta;
-      meta.push_back(
-          MetaPage{page, std::vector<uint8_t>(image.meta, image.meta + image.meta_bytes)});
+      meta.push_back(MetaPage{page, std::make_shared<const std::vector<uint8_t>>(
+                                        image.meta, image.meta + image.meta_bytes)});
       PageView view;
       view.erased = false;
-      view.meta = meta.back().bytes.data();
+      view.meta = meta.back().bytes->data();
       view.meta_bytes = image.meta_bytes;
       view.copy_data(reinterpret_cast<uint8_t*>(&tag), sizeof(tag));
     }
@@ -107,8 +107,9 @@ PageView BlockPages::view(uint32_t page, uint32_t oob_bytes) const {
   view.tag = tags_[page];
   if (!extras_) return view;
   if (const MetaPage* meta = find_meta(page)) {
-    view.meta = meta->bytes.data();
-    view.meta_bytes = static_cast<uint32_t>(meta->bytes.size());
+    view.meta = meta->bytes->data();
+    view.meta_bytes = static_cast<uint32_t>(meta->bytes->size());
+    view.meta_page = meta->bytes;
   }
   if ((extras_->has_oob[page / kBitsPerWord] >> (page % kBitsPerWord) & 1) != 0) {
     view.oob = extras_->oob.data() + oob_rank(page) * oob_bytes;
@@ -121,7 +122,7 @@ uint64_t BlockPages::host_bytes() const {
   if (!extras_) return bytes;
   bytes += sizeof(Extras) + extras_->has_oob.capacity() * sizeof(uint64_t) +
            extras_->oob.capacity() + extras_->meta.capacity() * sizeof(MetaPage);
-  for (const MetaPage& meta : extras_->meta) bytes += meta.bytes.capacity();
+  for (const MetaPage& meta : extras_->meta) bytes += meta.bytes->capacity();
   return bytes;
 }
 

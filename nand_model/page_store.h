@@ -27,12 +27,14 @@ struct PageImage {
 };
 
 // One page as a read returns it. Pointers refer to the store: valid until the block's next
-// program or erase.
+// program or erase, except that meta_page keeps a metadata page's bytes alive for as long as a
+// reader holds it (a page register's copy, without the copy).
 struct PageView {
   bool erased = true;
   data_tag_t tag{DATA_TAG_ERASED_WORD, DATA_TAG_ERASED_WORD};
   const uint8_t* meta = nullptr;  // metadata page bytes, nullptr for user data or erased
   uint32_t meta_bytes = 0;
+  std::shared_ptr<const std::vector<uint8_t>> meta_page;  // owns the bytes meta points to
   const uint8_t* oob = nullptr;   // nullptr: the spare area is erased
 
   // The first `bytes` bytes of the page's data area as described above.
@@ -58,7 +60,7 @@ class BlockPages {
  private:
   struct MetaPage {
     uint32_t page;
-    std::vector<uint8_t> bytes;
+    std::shared_ptr<const std::vector<uint8_t>> bytes;  // shared with readers still holding it
   };
   // What only some blocks have, allocated with the first spare bytes or metadata page.
   struct Extras {

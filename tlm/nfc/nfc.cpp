@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -61,6 +62,9 @@ struct Nfc::Op {
   std::vector<nand::PageImage> images;  // programs
   std::vector<uint64_t> bus_bytes;      // reads: bytes each plane moves out
   std::vector<nand::Status> plane_status;  // reads: each plane's own status
+  // Reads: a metadata page the store holds in full is delivered from the store's bytes, which
+  // this keeps alive, instead of through buffer: translation pages are 16 KiB copies.
+  std::vector<std::shared_ptr<const std::vector<uint8_t>>> meta_pages;
 };
 
 struct Nfc::Die {
@@ -563,8 +567,12 @@ void Nfc::deliver(uint32_t op_index) {
     if (io.buffer != 0) {
       const uint32_t length = io.meta_bytes != 0 ? io.meta_bytes : DATA_TAG_BYTES;
       const uint64_t charged = io.meta_bytes != 0 ? io.meta_bytes : geometry.page_bytes();
-      time += dma(tlm::TLM_WRITE_COMMAND, io.buffer, op.buffer.data() + op.data_offset[plane],
-                  length, charged, "read data slot", &op);
+      // A DMA write only reads its source.
+      uint8_t* source = op.meta_pages[plane]
+                            ? const_cast<uint8_t*>(op.meta_pages[plane]->data())
+                            : op.buffer.data() + op.data_offset[plane];
+      time += dma(tlm::TLM_WRITE_COMMAND, io.buffer, source, length, charged, "read data slot",
+                  &op);
     }
     if (io.oob != 0) {
       time += dma(tlm::TLM_WRITE_COMMAND, io.oob, op.buffer.data() + op.oob_offset[plane],
@@ -572,6 +580,7 @@ void Nfc::deliver(uint32_t op_index) {
     }
   }
   dma_free_ps_ = time;
+  op.meta_pages.clear();  // the store may drop the pages now
   post_completion(op_index);
 }
 
@@ -647,6 +656,7 @@ void Nfc::read_pages(Op& op) {
   op.plane_mask = 0;
   op.bus_bytes.assign(op.io.size(), 0);
   op.plane_status.resize(op.io.size());
+  op.meta_pages.assign(op.io.size(), nullptr);
   for (uint32_t plane = 0; plane < op.io.size(); ++plane) {
     const nfc_io_t& io = op.io[plane];
     nand::PageView view;
@@ -655,7 +665,11 @@ void Nfc::read_pages(Op& op) {
     op.plane_status[plane] = status;
     if (io.buffer != 0) {
       const uint32_t length = io.meta_bytes != 0 ? io.meta_bytes : DATA_TAG_BYTES;
-      view.copy_data(op.buffer.data() + op.data_offset[plane], length);
+      if (io.meta_bytes != 0 && view.meta_page && view.meta_bytes >= length) {
+        op.meta_pages[plane] = std::move(view.meta_page);
+      } else {
+        view.copy_data(op.buffer.data() + op.data_offset[plane], length);
+      }
       op.bus_bytes[plane] = nand_.timing().page_with_spare_bytes();
     }
     if (io.oob != 0) {
