@@ -215,7 +215,9 @@ void Hic::write_event_head(uint32_t value, const sc_core::sc_time& delay) {
   }
   event_head_ = value;
   record(wave_event_ring_, event_ring_count(), to_ps(sc_core::sc_time_stamp() + delay));
-  post_event_.notify(delay);
+  // Freed entries matter only to events waiting for room; waking the posting thread without any
+  // would cost a context switch for nothing.
+  if (!pending_events_.empty()) post_event_.notify(delay);
 }
 
 void Hic::write_request_tail(uint32_t value, const sc_core::sc_time& delay) {
