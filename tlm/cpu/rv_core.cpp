@@ -68,7 +68,7 @@ uint32_t class_cost(CostClass cost_class, const InstructionCosts& costs) {
 std::array<uint32_t, 256> make_op_costs(const InstructionCosts& costs) {
   std::array<uint32_t, 256> table{};
   for (unsigned op_byte = 0; op_byte < table.size(); ++op_byte) {
-    const unsigned op = op_byte & ~unsigned{kCompressedOp};
+    const unsigned op = op_byte & ~unsigned{kWideOp};
     if (op == static_cast<unsigned>(Op::kNotDecoded) || op >= static_cast<unsigned>(Op::kCount)) {
       continue;
     }
@@ -405,7 +405,7 @@ bool Core::State::fill_slot(uint32_t addr) {
   const DecodedInstruction decoded = decode_instruction(bits);
   CachedInstruction filled;
   filled.op_byte = static_cast<uint8_t>(decoded.op);
-  if (decoded.length == 2) filled.op_byte |= kCompressedOp;
+  if (decoded.length == 4) filled.op_byte |= kWideOp;
   filled.rd = decoded.rd == 0 && !writes_float_register(decoded.op) ? kSinkRegister : decoded.rd;
   filled.rs1 = decoded.rs1;
   filled.rs2 = decoded.rs2;

@@ -17,22 +17,24 @@ namespace ssdvp::cpu {
 // Register index that absorbs writes to x0, so x0 stays zero without a test per instruction.
 constexpr unsigned kSinkRegister = 32;
 
-// Set in a slot's op byte when the instruction is a 2-byte (compressed) encoding.
-constexpr uint8_t kCompressedOp = 0x80;
-static_assert(static_cast<unsigned>(Op::kCount) <= kCompressedOp, "Op values leave bit 7 free");
+// Set in a slot's op byte when the instruction is a 4-byte encoding (clear for compressed ones):
+// the halfwords to the next slot are then 1 + the bit, one shift and one add.
+constexpr unsigned kWideOpShift = 7;
+constexpr uint8_t kWideOp = 1u << kWideOpShift;
+static_assert(static_cast<unsigned>(Op::kCount) <= kWideOp, "Op values leave bit 7 free");
 
 // One slot: an instruction ready to execute, in 8 bytes so hot code stays dense in the host's
 // caches. The cost comes from a per-op table; the length is one bit of the op byte; the F
 // computational instructions, which have no immediate, keep rs3 and rm in imm.
 struct CachedInstruction {
-  uint8_t op_byte = 0;  // Op, with kCompressedOp for a 2-byte encoding; 0 is Op::kNotDecoded
+  uint8_t op_byte = 0;  // Op, with kWideOp for a 4-byte encoding; 0 is Op::kNotDecoded
   uint8_t rd = 0;  // a write to x0 targets the sink register kSinkRegister instead (f0 is real)
   uint8_t rs1 = 0;
   uint8_t rs2 = 0;
   int32_t imm = 0;  // for Op::kIllegal: the instruction bits (what mtval reports)
 
-  Op op() const { return static_cast<Op>(op_byte & ~kCompressedOp); }
-  uint32_t halfwords() const { return op_byte & kCompressedOp ? 1u : 2u; }
+  Op op() const { return static_cast<Op>(op_byte & ~kWideOp); }
+  uint32_t halfwords() const { return 1u + (op_byte >> kWideOpShift); }
   uint32_t length() const { return 2 * halfwords(); }
   uint8_t rs3() const { return static_cast<uint8_t>(imm & 0xFF); }
   uint8_t rm() const { return static_cast<uint8_t>((imm >> 8) & 0xFF); }
