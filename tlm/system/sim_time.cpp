@@ -43,28 +43,39 @@ uint64_t to_ps(const sc_core::sc_time& time) {
 
 sc_core::sc_time from_ps(uint64_t ps) { return sc_core::sc_time::from_value(ps); }
 
-Clock::Clock(uint64_t hz, const char* what) : hz_(hz) {
+Clock::Clock(uint64_t hz, const char* what) : hz_(hz), whole_ps_per_cycle_(0) {
   if (hz == 0 || hz > kPsPerSecond) {
     throw std::runtime_error(
         fmt::format("{} = {} Hz is out of range: allowed 1 .. {} Hz", what, hz, kPsPerSecond));
   }
+  if (kPsPerSecond % hz == 0) whole_ps_per_cycle_ = kPsPerSecond / hz;
 }
 
 uint64_t Clock::cycles_to_ps(uint64_t cycles) const {
+  uint64_t ps = 0;
+  if (whole_ps_per_cycle_ != 0 && !__builtin_mul_overflow(cycles, whole_ps_per_cycle_, &ps)) {
+    return ps;
+  }
   return checked_narrow(static_cast<unsigned __int128>(cycles) * kPsPerSecond / hz_,
                         "simulated time in ps");
 }
 
 uint64_t Clock::ps_to_cycles_floor(uint64_t ps) const {
+  if (whole_ps_per_cycle_ != 0) return ps / whole_ps_per_cycle_;
   return static_cast<uint64_t>(static_cast<unsigned __int128>(ps) * hz_ / kPsPerSecond);
 }
 
 uint64_t Clock::ps_to_cycles_ceil(uint64_t ps) const {
+  if (whole_ps_per_cycle_ != 0) return ps / whole_ps_per_cycle_ + (ps % whole_ps_per_cycle_ != 0);
   const unsigned __int128 scaled = static_cast<unsigned __int128>(ps) * hz_;
   return static_cast<uint64_t>((scaled + kPsPerSecond - 1) / kPsPerSecond);
 }
 
 std::optional<uint64_t> Clock::first_ps_with_cycles(uint64_t cycles) const {
+  uint64_t whole = 0;
+  if (whole_ps_per_cycle_ != 0 && !__builtin_mul_overflow(cycles, whole_ps_per_cycle_, &whole)) {
+    return whole;
+  }
   const unsigned __int128 ps =
       (static_cast<unsigned __int128>(cycles) * kPsPerSecond + hz_ - 1) / hz_;
   if (ps > std::numeric_limits<uint64_t>::max()) return std::nullopt;

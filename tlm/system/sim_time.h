@@ -37,6 +37,9 @@ class Clock {
 
  private:
   uint64_t hz_;
+  // The period when it is a whole number of picoseconds (800 MHz: 1250), else 0: the
+  // conversions are then a multiply or a 64-bit divide instead of 128-bit arithmetic.
+  uint64_t whole_ps_per_cycle_;
 };
 
 }  // namespace ssdvp

@@ -43,6 +43,35 @@ TEST(Clock, ConvertsCyclesAndPicosecondsExactly) {
   EXPECT_FALSE(slow.first_ps_with_cycles(UINT64_MAX).has_value());
 }
 
+// A whole-picosecond period takes a 64-bit fast path: it must give what the exact 128-bit
+// formulas give, up to the edge of 64-bit picoseconds.
+TEST(Clock, WholePicosecondPeriodsMatchTheExactFormulas) {
+  constexpr unsigned __int128 kPsPerSecond = 1'000'000'000'000;
+  const uint64_t samples[] = {0, 1, 7, 1249, 1250, 1251, 999'999'999'999, 123'456'789'012'345,
+                              UINT64_MAX / 1250, UINT64_MAX / 1250 + 1, UINT64_MAX / 1000,
+                              UINT64_MAX - 1, UINT64_MAX};
+  for (const uint64_t hz : {uint64_t{1}, uint64_t{100'000'000}, uint64_t{800'000'000},
+                            uint64_t{1'000'000'000}, uint64_t{1'000'000'000'000}}) {
+    const Clock clock(hz, "cpu.clock_hz");
+    for (const uint64_t value : samples) {
+      const unsigned __int128 ps = static_cast<unsigned __int128>(value) * kPsPerSecond / hz;
+      if (ps > UINT64_MAX) {
+        EXPECT_THROW(clock.cycles_to_ps(value), std::runtime_error) << hz << " Hz, " << value;
+        EXPECT_FALSE(clock.first_ps_with_cycles(value).has_value()) << hz << " Hz, " << value;
+      } else {
+        EXPECT_EQ(clock.cycles_to_ps(value), static_cast<uint64_t>(ps)) << hz << " Hz, " << value;
+        EXPECT_EQ(*clock.first_ps_with_cycles(value), static_cast<uint64_t>(ps));
+      }
+      const unsigned __int128 scaled = static_cast<unsigned __int128>(value) * hz;
+      EXPECT_EQ(clock.ps_to_cycles_floor(value), static_cast<uint64_t>(scaled / kPsPerSecond))
+          << hz << " Hz, " << value;
+      EXPECT_EQ(clock.ps_to_cycles_ceil(value),
+                static_cast<uint64_t>((scaled + kPsPerSecond - 1) / kPsPerSecond))
+          << hz << " Hz, " << value;
+    }
+  }
+}
+
 TEST(Clock, RefusesFrequenciesWithoutAPicosecondPeriod) {
   try {
     Clock(0, "cpu.timebase_hz");
