@@ -128,11 +128,11 @@ struct Core::State {
   // ---- memory ----
   std::array<DirectRegion, kMaxDirectRegions> regions{};
   unsigned region_count = 0;
+  unsigned next_region_victim = 0;
   // Copies of the regions the last direct load and store used: one range test on the fast path.
   // Only regions with 4-aligned base and size qualify, so an aligned access in range fits.
   DirectRegion read_window;
   DirectRegion write_window;
-  unsigned next_region_victim = 0;
   // Ranges the bus refused direct access to (peripherals): every MMIO access would otherwise ask
   // the bus again.
   std::array<DirectRegion, kMaxDirectRegions> refused{};
