@@ -1,12 +1,13 @@
 /* The firmware's statistics block. The firmware keeps it in SRAM at the ELF symbol `fw_stats`;
  * the platform reads it (by debug access, costing no simulated time) at the end of every
  * workload phase and of the run, and turns the differences into per-phase metrics in
- * stats.json. Counters only grow. Counts are of NAND pages unless named otherwise. */
+ * stats.json. Counters only grow; a gauge (named so) holds the current value. Counts are of NAND
+ * pages unless named otherwise. */
 #ifndef SSDVP_INTERFACE_FW_STATS_H
 #define SSDVP_INTERFACE_FW_STATS_H
 
 #define FW_STATS_MAGIC 0x53545746u /* "FWTS" */
-#define FW_STATS_VERSION 1u
+#define FW_STATS_VERSION 2u
 #define FW_STATS_MAX_REGIONS 48u
 #define FW_STATS_NAME_BYTES 24u
 
@@ -73,6 +74,11 @@ typedef struct fw_stats {
   uint64_t gc_foreground;           /* of those, while host work waited */
   uint64_t gc_pages_moved;
   uint64_t wl_migrations;           /* blocks moved by static wear levelling */
+
+  /* Bad blocks (groups, as GC counts them). */
+  uint64_t groups_retired;          /* after a failed program or erase */
+  uint64_t retired_groups_rescued;  /* retired groups whose valid pages GC moved off */
+  uint64_t retired_valid_pages;     /* a gauge: valid pages still on retired groups */
 } fw_stats_t;
 #endif
 

@@ -40,6 +40,9 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->wordlines = g->pages / g->bits_per_cell;
   blocks->pages_per_wordline_unit = g->bits_per_cell * blocks->unit_planes;
   blocks->retired_groups = 0;
+  blocks->retired_valid_pages = 0;
+  blocks->rescues_due = 0;
+  blocks->stats = 0;
   blocks->page_shift = shift_of(g->pages);
   blocks->block_shift = shift_of(g->blocks);
   blocks->unit_plane_shift = shift_of(blocks->unit_planes);
@@ -204,8 +207,27 @@ uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, ui
   return take_wordline(blocks, open);
 }
 
+static void retired_figures_changed(block_manager_t *blocks) {
+  if (blocks->stats != 0) {
+    blocks->stats->groups_retired = blocks->retired_groups;
+    blocks->stats->retired_valid_pages = blocks->retired_valid_pages;
+  }
+}
+
+/* The retired group's validity is final (every page settled): due for a rescue if it holds
+ * data. */
+static void consider_rescue(block_manager_t *blocks, block_group_t *retired) {
+  if (retired->unsettled_pages == 0 && retired->valid_pages != 0 && !retired->rescue_due) {
+    retired->rescue_due = 1;
+    ++blocks->rescues_due;
+  }
+}
+
 void block_page_settled(block_manager_t *blocks, uint32_t ppn) {
-  --blocks->groups[block_group_of(blocks, ppn)].unsettled_pages;
+  block_group_t *g = &blocks->groups[block_group_of(blocks, ppn)];
+  if (--g->unsettled_pages == 0 && g->state == BLOCK_RETIRED) {
+    consider_rescue(blocks, g);
+  }
 }
 
 bool block_collectable(const block_manager_t *blocks, uint32_t group) {
@@ -216,14 +238,24 @@ bool block_collectable(const block_manager_t *blocks, uint32_t group) {
 void block_page_validate(block_manager_t *blocks, uint32_t ppn) {
   if (!bitmap_test(blocks->valid_bitmap, ppn)) {
     bitmap_set(blocks->valid_bitmap, ppn);
-    ++blocks->groups[block_group_of(blocks, ppn)].valid_pages;
+    block_group_t *g = &blocks->groups[block_group_of(blocks, ppn)];
+    ++g->valid_pages;
+    if (g->state == BLOCK_RETIRED) {
+      ++blocks->retired_valid_pages;
+      retired_figures_changed(blocks);
+    }
   }
 }
 
 void block_page_invalidate(block_manager_t *blocks, uint32_t ppn) {
   if (bitmap_test(blocks->valid_bitmap, ppn)) {
     bitmap_clear(blocks->valid_bitmap, ppn);
-    --blocks->groups[block_group_of(blocks, ppn)].valid_pages;
+    block_group_t *g = &blocks->groups[block_group_of(blocks, ppn)];
+    --g->valid_pages;
+    if (g->state == BLOCK_RETIRED) {
+      --blocks->retired_valid_pages;
+      retired_figures_changed(blocks);
+    }
   }
 }
 
@@ -253,6 +285,9 @@ void block_erased(block_manager_t *blocks, uint32_t group) {
 void block_retire(block_manager_t *blocks, uint32_t group) {
   block_group_t *retired = &blocks->groups[group];
   uint32_t unit = block_unit_of_group(blocks, group);
+  if (retired->state == BLOCK_RETIRED) {
+    return; /* two programs in flight on the group both failed */
+  }
   if (retired->state == BLOCK_FREE) {
     --blocks->free_count[unit];
     --blocks->free_total;
@@ -263,6 +298,24 @@ void block_retire(block_manager_t *blocks, uint32_t group) {
   }
   retired->state = BLOCK_RETIRED;
   ++blocks->retired_groups;
+  blocks->retired_valid_pages += retired->valid_pages;
+  retired_figures_changed(blocks);
+  consider_rescue(blocks, retired);
+}
+
+uint32_t block_take_rescue(block_manager_t *blocks, bool data_only) {
+  if (blocks->rescues_due == 0) {
+    return BLOCK_NONE;
+  }
+  for (uint32_t group = 0; group < blocks->group_count; ++group) {
+    block_group_t *g = &blocks->groups[group];
+    if (g->rescue_due && !(data_only && g->stream == BLOCK_STREAM_TRANSLATION)) {
+      g->rescue_due = 0;
+      --blocks->rescues_due;
+      return group;
+    }
+  }
+  return BLOCK_NONE;
 }
 
 uint32_t block_min_free(const block_manager_t *blocks) {

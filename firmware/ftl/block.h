@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fw_stats.h"
 #include "lib/arena.h"
 #include "nand_geometry.h"
 
@@ -46,6 +47,7 @@ typedef struct block_group {
   uint16_t unsettled_pages; /* allocated pages whose program or mapping update is not done */
   uint8_t state;            /* block_state_t */
   uint8_t stream;           /* block_stream_t that opened it */
+  uint8_t rescue_due;       /* RETIRED, settled and holding valid pages GC has not taken */
 } block_group_t;
 
 typedef struct block_manager {
@@ -66,6 +68,9 @@ typedef struct block_manager {
   uint32_t cursor;            /* the host stream's striping position */
   uint32_t single_open[BLOCK_STREAM_COUNT]; /* the GC and translation streams' open group */
   uint32_t retired_groups;
+  uint32_t retired_valid_pages; /* valid pages on retired groups: data GC has still to move */
+  uint32_t rescues_due;         /* groups with rescue_due set */
+  fw_stats_t *stats;            /* mirrors the retired figures, when set (after block_init) */
   /* log2 of pages per block, blocks per plane and planes per unit, or 0xFF when not a power of
    * two: block_group_of runs for every page programmed, and a shift costs 1 cycle where a divide
    * costs 34. */
@@ -118,8 +123,16 @@ void block_mark_victim(block_manager_t *blocks, uint32_t group);
 /* The group was erased: FREE again, one more erase, back in its unit's pool. Its valid count
  * must be zero. */
 void block_erased(block_manager_t *blocks, uint32_t group);
-/* A program or erase failed: the group is never used again (an open group stops being open). */
+/* A program or erase failed: the group is never used again (an open group stops being open).
+ * Its valid pages stay readable until GC moves them: once every page of the group is settled
+ * (a failed program settles its wordline's pages, which never hold data), the group is due for
+ * a rescue. Retiring a retired group again changes nothing. */
 void block_retire(block_manager_t *blocks, uint32_t group);
+
+/* A retired group due for a rescue (GC moves its valid pages and never erases it), no longer
+ * due once taken; with data_only, not one of the translation stream. BLOCK_NONE when none is
+ * due. */
+uint32_t block_take_rescue(block_manager_t *blocks, bool data_only);
 
 /* Free groups of the unit with the fewest, and of all units. */
 uint32_t block_min_free(const block_manager_t *blocks);

@@ -552,6 +552,9 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
   uint32_t count = op->user;
   if (status != NFC_STATUS_OK) {
     block_retire(&ftl.blocks, block_group_of(&ftl.blocks, op->ppn));
+    for (uint32_t i = 0; i < ftl.unit_pages; ++i) {
+      block_page_settled(&ftl.blocks, block_program_page_ppn(&ftl.blocks, op->ppn, i));
+    }
     for (uint32_t i = 0; i < count; ++i) {
       wb_requeue(&ftl.wb, flash_oob(&ftl.flash, op, i)[1]);
     }
@@ -798,6 +801,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   *problem = "the FTL's structures do not fit";
   bool fits = block_init(&ftl.blocks, geometry, boot->ftl_multi_plane != 0,
                          boot->ftl_alloc_order, sram);
+  ftl.blocks.stats = stats;
   ftl.unit_pages = ftl.blocks.pages_per_wordline_unit;
   fits &= flash_init(&ftl.flash, geometry, FTL_FLASH_OPS, sram);
   arena_t *buffer_arena = boot->ftl_write_buffer_in_dram != 0 ? dram : sram;

@@ -52,6 +52,8 @@ static struct {
   bool victim_in_batch; /* a page of the victim is in the batch */
   bool foreground;
   bool wear_levelling;
+  bool rescue;          /* the victim is a retired group: moved off, never erased */
+  bool batch_rescued;   /* the batch holds pages of a rescue: program it without waiting */
   uint32_t cursor; /* next page of the victim (data) or next TP (translation) */
   uint32_t batch;
   uint32_t pending;
@@ -106,23 +108,31 @@ static bool pools_low(uint32_t threshold) {
   return block_free_groups(env.blocks) < threshold * env.blocks->unit_count;
 }
 
-static void begin_victim(uint32_t victim, bool wear_levelling) {
-  block_mark_victim(env.blocks, victim);
+static void begin_victim(uint32_t victim, bool wear_levelling, bool rescue) {
+  if (!rescue) {
+    block_mark_victim(env.blocks, victim);
+  }
   gc.victim = victim;
   gc.victim_in_batch = false;
   gc.wear_levelling = wear_levelling;
+  gc.rescue = rescue;
   gc.cursor = 0;
 }
 
-/* Starts a GC job when one is due: static wear levelling first, then foreground GC (host data
- * waits, or a pool is below the foreground threshold), then background GC while the host is
- * idle. Out of line: gc_consider's check, made on every turn of the main loop, stays free of
- * the register saves this needs. */
+/* Starts a GC job when one is due: the rescue of a retired group's data first (it sits on a
+ * failing block), then static wear levelling, then foreground GC (host data waits, or a pool
+ * is below the foreground threshold), then background GC while the host is idle. Out of line:
+ * gc_consider's check, made on every turn of the main loop, stays free of the register saves
+ * this needs. */
 static __attribute__((noinline)) void start_job(bool host_idle, bool host_blocked,
                                                 bool below_background) {
   bool foreground = host_blocked || pools_low(env.boot->ftl_gc_foreground_free);
-  bool wear_levelling = true;
-  uint32_t victim = wear_levelling_victim();
+  uint32_t victim = block_take_rescue(env.blocks, false);
+  bool rescue = victim != BLOCK_NONE;
+  bool wear_levelling = !rescue;
+  if (!rescue) {
+    victim = wear_levelling_victim();
+  }
   if (victim == BLOCK_NONE && (foreground || (host_idle && below_background))) {
     wear_levelling = false;
     victim = policy_victim();
@@ -135,7 +145,7 @@ static __attribute__((noinline)) void start_job(bool host_idle, bool host_blocke
     }
     return;
   }
-  begin_victim(victim, wear_levelling);
+  begin_victim(victim, wear_levelling, rescue);
   gc.stage =
       env.blocks->groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE : GC_SCAN;
   task_schedule(&gc.task);
@@ -147,13 +157,25 @@ void gc_consider(bool host_idle, bool host_blocked) {
   }
   bool wear_due = gc.wear_changed && env.boot->ftl_wl_static_spread != 0;
   bool below_background = pools_low(env.boot->ftl_gc_background_free);
-  if (wear_due || host_blocked || below_background) {
+  if (wear_due || host_blocked || below_background || env.blocks->rescues_due != 0) {
     start_job(host_idle, host_blocked, below_background);
   }
 }
 
-/* The scanned-out victim waits for its erase. */
+/* Every valid page of the rescued group is in a batch (or was relocated): it stays retired. */
+static void finish_rescue(void) {
+  ++env.stats->retired_groups_rescued;
+  gc.batch_rescued |= gc.victim_in_batch;
+  gc.victim = BLOCK_NONE;
+  gc.rescue = false;
+}
+
+/* The scanned-out victim waits for its erase; a rescued one needs none. */
 static void drain_victim(void) {
+  if (gc.rescue) {
+    finish_rescue();
+    return;
+  }
   gc_drained_t *drained = &gc.drained[gc.drained_count++];
   drained->group = gc.victim;
   drained->foreground = gc.foreground;
@@ -172,9 +194,15 @@ static uint32_t erasable_victim(void) {
   return GC_MAX_DRAINED;
 }
 
-/* Fills the rest of a partial batch from another data victim while the pools still want GC.
- * False when the batch should be programmed (padded) as it is. */
+/* Fills the rest of a partial batch from another data victim: a retired group's data first,
+ * then while the pools still want GC. False when the batch should be programmed (padded) as it
+ * is. */
 static bool take_next_victim(void) {
+  uint32_t rescued = block_take_rescue(env.blocks, true);
+  if (rescued != BLOCK_NONE) {
+    begin_victim(rescued, false, true);
+    return true;
+  }
   if (gc.drained_count == GC_MAX_DRAINED) {
     return false;
   }
@@ -193,7 +221,7 @@ static bool take_next_victim(void) {
     gc.wear_changed |= wear_levelling; /* the next job takes it */
     return false;
   }
-  begin_victim(victim, wear_levelling);
+  begin_victim(victim, wear_levelling, false);
   return true;
 }
 
@@ -256,8 +284,9 @@ static void gc_scan(void) {
     task_schedule(&gc.task);
   } else if (gc.batch == unit_pages() ||
              (gc.batch != 0 && gc.victim == BLOCK_NONE &&
-              pools_low(env.boot->ftl_gc_background_free))) {
-    /* Full, or no victim can top it up although the pools still want GC: program it padded. */
+              (gc.batch_rescued || pools_low(env.boot->ftl_gc_background_free)))) {
+    /* Full, or no victim can top it up although the pools still want GC (or rescued data waits
+     * in it): program it padded. */
     gc.stage = GC_PROGRAM;
     task_schedule(&gc.task);
   } else {
@@ -268,6 +297,9 @@ static void gc_scan(void) {
 static void gc_program_done(flash_op_t *op, uint32_t status) {
   if (status != NFC_STATUS_OK) {
     block_retire(env.blocks, block_group_of(env.blocks, op->ppn));
+    for (uint32_t i = 0; i < unit_pages(); ++i) {
+      block_page_settled(env.blocks, block_program_page_ppn(env.blocks, op->ppn, i));
+    }
     gc.stage = GC_PROGRAM;
     task_schedule(&gc.task);
     return;
@@ -288,6 +320,7 @@ static void gc_move_finished(void) {
   if (--gc.pending == 0) {
     gc.batch = 0;
     gc.victim_in_batch = false;
+    gc.batch_rescued = false;
     for (uint32_t i = 0; i < gc.drained_count; ++i) {
       gc.drained[i].waiting = false;
     }
@@ -358,8 +391,9 @@ static void gc_program(void) {
   }
   uint32_t ppn = block_alloc_wordline(env.blocks, BLOCK_STREAM_GC, 0);
   if (ppn == BLOCK_NONE) {
-    fw_printf("ftl: no free block left for GC (fewest free groups in a unit: %u)\n",
-              (unsigned)block_min_free(env.blocks));
+    fw_printf("ftl: no free block left for GC (fewest free groups in a unit: %u; %u groups "
+              "retired as bad)\n",
+              (unsigned)block_min_free(env.blocks), (unsigned)env.blocks->retired_groups);
     system_fault();
   }
   flash_op_t *op = env.take_record(gc_program_done, 0);
@@ -429,6 +463,12 @@ static void run_gc(task_t *task) {
       task_wait(TASK_WAIT_FLASH, task);
       return;
     }
+    if (gc.rescue) {
+      finish_rescue();
+      gc.stage = GC_SCAN; /* ends the job, or fills a parked batch */
+      gc_scan();
+      break;
+    }
     drain_victim();
     gc.stage = GC_ERASE;
     gc_erase();
@@ -458,6 +498,8 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   gc.task.run = run_gc;
   gc.stage = GC_IDLE;
   gc.victim = BLOCK_NONE;
+  gc.rescue = false;
+  gc.batch_rescued = false;
   gc.batch = 0;
   gc.drained_count = 0;
   gc.wear_changed = false;

@@ -114,14 +114,24 @@ void print_ftl_summary(std::ostream& out, const nlohmann::json& stats) {
     return value.is_null() ? std::string("-") : fmt::format(format, value.get<double>());
   };
   for (const nlohmann::json& phase : ftl.at("phases")) {
+    // Bad blocks only when the phase had any: most runs inject no faults.
+    const nlohmann::json& retired = phase.at("retired");
+    const std::string bad_blocks =
+        retired.at("groups").get<uint64_t>() == 0 && retired.at("rescued").get<uint64_t>() == 0
+            ? std::string()
+            : fmt::format(", retired {} (rescued {}, {} valid pages left)",
+                          retired.at("groups").get<uint64_t>(),
+                          retired.at("rescued").get<uint64_t>(),
+                          retired.at("valid_pages_left").get<uint64_t>());
     out << fmt::format(
         "ftl {}: hit ratio {}, flash reads/host read {}, WAF {}, TP reads {} writes {}, GC {} "
-        "(moved {}), erases min/mean/max {}/{:.1f}/{}, per command {} instructions {} cycles\n",
+        "(moved {}){}, erases min/mean/max {}/{:.1f}/{}, per command {} instructions {} "
+        "cycles\n",
         phase.at("name").get<std::string>(), figure(phase.at("map").at("hit_ratio"), "{:.3f}"),
         figure(phase.at("flash_reads_per_host_read"), "{:.3f}"), figure(phase.at("waf"), "{:.3f}"),
         phase.at("tp_reads").get<uint64_t>(), phase.at("tp_writes").get<uint64_t>(),
         phase.at("gc").at("invocations").get<uint64_t>(),
-        phase.at("gc").at("pages_moved").get<uint64_t>(),
+        phase.at("gc").at("pages_moved").get<uint64_t>(), bad_blocks,
         phase.at("erase_count").at("min").get<uint64_t>(),
         phase.at("erase_count").at("mean").get<double>(),
         phase.at("erase_count").at("max").get<uint64_t>(),

@@ -17,6 +17,8 @@
 //   pages_programmed: {host, gc, translation, padding},
 //   waf ((host + gc + translation + padding programmed) / host_write_pages),
 //   blocks_erased, gc: {invocations, foreground, pages_moved}, wl_migrations,
+//   retired: {groups (retired after a failed program or erase), rescued (retired groups whose
+//             valid pages GC moved off), valid_pages_left (still on retired groups at the end)},
 //   erase_count: {min, mean, max} over the good blocks at the snapshot that ends the span,
 //   firmware: {instructions, cycles, sleep_cycles, instructions_per_command, cycles_per_command,
 //              awake_cycles_per_command} (all harts; cycles include sleep, awake ones do not).

@@ -189,6 +189,64 @@ TEST_F(BlockTest, RetiredGroupsAreSkippedAndExhaustionAnswersNone) {
   EXPECT_EQ(block_wear(&blocks).groups, 1u);
 }
 
+// Programs (validates) or just settles every page of the wordline at `first`.
+void settle_wordline(block_manager_t* blocks, uint32_t first, bool valid) {
+  for (uint32_t i = 0; i < blocks->pages_per_wordline_unit; ++i) {
+    const uint32_t page = block_program_page_ppn(blocks, first, i);
+    if (valid) block_page_validate(blocks, page);
+    block_page_settled(blocks, page);
+  }
+}
+
+TEST_F(BlockTest, ARetiredGroupHoldingDataIsDueForRescueOnceEveryPageSettles) {
+  init(false, kCWDP);
+  fw_stats_t stats{};
+  blocks.stats = &stats;
+  const uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
+  const uint32_t second = block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
+  const uint32_t group = block_group_of(&blocks, first);
+  ASSERT_EQ(block_group_of(&blocks, second), group);
+  settle_wordline(&blocks, first, true);
+  // The second wordline's program fails; a second failure in flight on the group adds nothing.
+  block_retire(&blocks, group);
+  block_retire(&blocks, group);
+  EXPECT_EQ(blocks.retired_groups, 1u);
+  EXPECT_EQ(stats.groups_retired, 1u);
+  EXPECT_EQ(stats.retired_valid_pages, blocks.pages_per_wordline_unit);
+  // Not due while the failed wordline's pages are unsettled: validity is not final yet.
+  EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE);
+  settle_wordline(&blocks, second, false);
+  EXPECT_EQ(blocks.rescues_due, 1u);
+  EXPECT_EQ(block_take_rescue(&blocks, false), group);
+  EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE);
+  EXPECT_EQ(blocks.groups[group].state, BLOCK_RETIRED);
+  // GC moving the data off leaves no valid page on retired groups.
+  for (uint32_t i = 0; i < blocks.pages_per_wordline_unit; ++i) {
+    block_page_invalidate(&blocks, block_program_page_ppn(&blocks, first, i));
+  }
+  EXPECT_EQ(blocks.retired_valid_pages, 0u);
+  EXPECT_EQ(stats.retired_valid_pages, 0u);
+}
+
+TEST_F(BlockTest, ARetiredGroupWithoutDataNeedsNoRescue) {
+  init(false, kCWDP);
+  const uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
+  block_retire(&blocks, block_group_of(&blocks, first));
+  settle_wordline(&blocks, first, false);
+  EXPECT_EQ(blocks.rescues_due, 0u);
+  EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE);
+}
+
+TEST_F(BlockTest, DataOnlyRescuesLeaveTranslationGroupsDue) {
+  init(false, kCWDP);
+  const uint32_t tp_page = block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0);
+  const uint32_t group = block_group_of(&blocks, tp_page);
+  settle_wordline(&blocks, tp_page, true);
+  block_retire(&blocks, group);
+  EXPECT_EQ(block_take_rescue(&blocks, true), BLOCK_NONE);
+  EXPECT_EQ(block_take_rescue(&blocks, false), group);
+}
+
 TEST_F(BlockTest, GreedyPicksTheFullGroupWithFewestValidPagesAndColdestTheLeastErased) {
   init(false, kCWDP);
   ASSERT_EQ(victim_policy_for(BOOT_GC_VICTIM_GREEDY), &victim_policy_greedy);
