@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "interface/hic_regs.h"
+#include "tlm/system/bits.h"
 #include "tlm/system/log.h"
 #include "tlm/system/sim_time.h"
 
@@ -13,8 +14,6 @@ namespace {
 
 using Access = RegisterBank::Access;
 using Direction = HostLink::Direction;
-
-bool is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
 
 const char* request_name(uint8_t kind) {
   switch (kind) {

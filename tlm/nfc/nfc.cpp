@@ -9,6 +9,7 @@
 
 #include "interface/data_tag.h"
 #include "interface/nfc_regs.h"
+#include "tlm/system/bits.h"
 #include "tlm/system/log.h"
 #include "tlm/system/sim_time.h"
 
@@ -26,8 +27,6 @@ using Access = RegisterBank::Access;
 
 constexpr uint32_t kNoOp = UINT32_MAX;
 constexpr uint64_t kPsPerMicrosecond = 1'000'000;
-
-bool is_power_of_two(uint32_t value) { return value != 0 && (value & (value - 1)) == 0; }
 
 const char* op_name(uint8_t op) {
   switch (op) {
