@@ -43,6 +43,7 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->retired_valid_pages = 0;
   blocks->rescues_due = 0;
   blocks->stats = 0;
+  blocks->gc_opens_most_worn = false;
   blocks->page_shift = shift_of(g->pages);
   blocks->block_shift = shift_of(g->blocks);
   blocks->unit_plane_shift = shift_of(blocks->unit_planes);
@@ -121,24 +122,30 @@ static uint32_t unit_at(const block_manager_t *blocks, uint32_t position) {
   return unit * blocks->level_size[BOOT_ALLOC_LEVEL_PLANE] + coordinate[BOOT_ALLOC_LEVEL_PLANE];
 }
 
-/* Dynamic wear levelling: the free group of the unit with the fewest erases (the lowest index
- * among equals, so runs are deterministic). */
-static uint32_t least_worn_free(const block_manager_t *blocks, uint32_t unit) {
+/* Dynamic wear levelling: the free group of the unit with the fewest erases, or with
+ * `most_worn` the most (the lowest index among equals, so runs are deterministic). */
+static uint32_t free_group_by_wear(const block_manager_t *blocks, uint32_t unit, bool most_worn) {
   uint32_t best = BLOCK_NONE;
   uint32_t first = unit * blocks->groups_per_unit;
   for (uint32_t group = first; group < first + blocks->groups_per_unit; ++group) {
     const block_group_t *candidate = &blocks->groups[group];
-    if (candidate->state == BLOCK_FREE &&
-        (best == BLOCK_NONE || candidate->erase_count < blocks->groups[best].erase_count)) {
+    if (candidate->state != BLOCK_FREE) {
+      continue;
+    }
+    uint32_t best_erases = best == BLOCK_NONE ? 0 : blocks->groups[best].erase_count;
+    if (best == BLOCK_NONE || (most_worn ? candidate->erase_count > best_erases
+                                         : candidate->erase_count < best_erases)) {
       best = group;
     }
   }
   return best;
 }
 
-/* Opens the least-worn free group of `unit` for `stream`; BLOCK_NONE when it has none. */
+/* Opens a free group of `unit` for `stream` (the least-worn, unless the GC stream wants the
+ * most-worn); BLOCK_NONE when it has none. */
 static uint32_t open_group_in(block_manager_t *blocks, uint32_t unit, block_stream_t stream) {
-  uint32_t group = least_worn_free(blocks, unit);
+  bool most_worn = stream == BLOCK_STREAM_GC && blocks->gc_opens_most_worn;
+  uint32_t group = free_group_by_wear(blocks, unit, most_worn);
   if (group != BLOCK_NONE) {
     block_group_t *opened = &blocks->groups[group];
     opened->state = BLOCK_OPEN;

@@ -71,6 +71,10 @@ typedef struct block_manager {
   uint32_t retired_valid_pages; /* valid pages on retired groups: data GC has still to move */
   uint32_t rescues_due;         /* groups with rescue_due set */
   fw_stats_t *stats;            /* mirrors the retired figures, when set (after block_init) */
+  /* The GC stream's next group is the most-worn free one instead of the least-worn: static
+   * wear levelling moves cold data there, so that the worn block rests under it while the
+   * young block it came from takes host writes. GC sets it per program. */
+  bool gc_opens_most_worn;
   /* log2 of pages per block, blocks per plane and planes per unit, or 0xFF when not a power of
    * two: block_group_of runs for every page programmed, and a shift costs 1 cycle where a divide
    * costs 34. */
@@ -102,7 +106,8 @@ uint32_t block_program_page_ppn(const block_manager_t *blocks, uint32_t first, u
  * stream takes the next unit in striping order that has an open group, or more than `keep_free`
  * free groups (it opens the least-worn one; the host keeps the GC reserve this way). The other
  * streams continue their open group, or open one in the unit with the most free groups (more than
- * keep_free). BLOCK_NONE when no unit has room. The wordline counts as written from now on; the
+ * keep_free; the most-worn free group there while gc_opens_most_worn is set for the GC stream).
+ * BLOCK_NONE when no unit has room. The wordline counts as written from now on; the
  * group turns FULL with its last wordline. Its pages are unsettled until block_page_settled. */
 uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free);
 

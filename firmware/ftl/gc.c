@@ -54,6 +54,7 @@ static struct {
   bool wear_levelling;
   bool rescue;          /* the victim is a retired group: moved off, never erased */
   bool batch_rescued;   /* the batch holds pages of a rescue: program it without waiting */
+  bool batch_cold;      /* the batch holds pages of a wear-levelling victim: cold data */
   uint32_t cursor; /* next page of the victim (data) or next TP (translation) */
   uint32_t batch;
   uint32_t pending;
@@ -272,6 +273,7 @@ static void gc_scan(void) {
     ++gc.cursor;
     ++gc.pending;
     gc.victim_in_batch = true;
+    gc.batch_cold |= gc.wear_levelling;
     ++env.stats->flash_reads_gc;
     flash_read(env.flash, op, ppn, 1);
   }
@@ -321,6 +323,7 @@ static void gc_move_finished(void) {
     gc.batch = 0;
     gc.victim_in_batch = false;
     gc.batch_rescued = false;
+    gc.batch_cold = false;
     for (uint32_t i = 0; i < gc.drained_count; ++i) {
       gc.drained[i].waiting = false;
     }
@@ -389,6 +392,7 @@ static void gc_program(void) {
     task_wait(TASK_WAIT_FLASH, &gc.task);
     return;
   }
+  env.blocks->gc_opens_most_worn = gc.batch_cold;
   uint32_t ppn = block_alloc_wordline(env.blocks, BLOCK_STREAM_GC, 0);
   if (ppn == BLOCK_NONE) {
     fw_printf("ftl: no free block left for GC (fewest free groups in a unit: %u; %u groups "
@@ -500,6 +504,7 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   gc.victim = BLOCK_NONE;
   gc.rescue = false;
   gc.batch_rescued = false;
+  gc.batch_cold = false;
   gc.batch = 0;
   gc.drained_count = 0;
   gc.wear_changed = false;

@@ -113,6 +113,22 @@ TEST_F(BlockTest, GroupsFillAndDynamicWearLevellingTakesTheLeastWorn) {
   EXPECT_EQ(wear.groups, 32u);
 }
 
+TEST_F(BlockTest, GcOpensTheMostWornFreeGroupWhenAskedAndTheLeastWornOtherwise) {
+  nand_geometry_t one_unit{1, 1, 1, 1, 4, 8, 4096, 64, 2};
+  geometry = one_unit;
+  init(false, kCWDP);
+  const uint32_t erases[4] = {3, 7, 1, 7};
+  for (uint32_t b = 0; b < 4; ++b) blocks.groups[b].erase_count = erases[b];
+  // Cold data (a wear-levelling batch) goes to the most-worn group, the first of equals.
+  blocks.gc_opens_most_worn = true;
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 1, 0));
+  // The flag matters only to the GC stream, and only when it opens a group.
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(0, 0, 0, 2, 0));
+  blocks.gc_opens_most_worn = false;
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 1, 2));
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 0, 0));
+}
+
 TEST_F(BlockTest, ValidityCountsAndEraseClears) {
   init(false, kCWDP);
   uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
