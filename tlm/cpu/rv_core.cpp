@@ -33,6 +33,14 @@ enum ExceptionCause : uint32_t {
 constexpr unsigned kMaxDirectRegions = 8;
 constexpr uint32_t kFloatSignBit = 0x80000000u;
 
+// The slot a new entry of a region table takes: the next free one, else the next in turn.
+unsigned take_slot(unsigned& count, unsigned& next_victim) {
+  if (count < kMaxDirectRegions) return count++;
+  const unsigned index = next_victim;
+  next_victim = (next_victim + 1) % kMaxDirectRegions;
+  return index;
+}
+
 uint32_t mask_of(uint32_t len) { return len == 4 ? ~0u : (1u << (8 * len)) - 1; }
 
 // Largest naturally aligned piece (4, 2 or 1 bytes) that starts at addr and fits in remaining.
@@ -254,14 +262,7 @@ const DirectRegion* Core::State::find_or_request_region(uint32_t addr, uint32_t 
   }
   const DirectRegion offered = bus.direct_region(addr);
   if (offered.host == nullptr && offered.contains(addr, 1)) {
-    unsigned index = refused_count;
-    if (refused_count < kMaxDirectRegions) {
-      ++refused_count;
-    } else {
-      index = next_refused_victim;
-      next_refused_victim = (next_refused_victim + 1) % kMaxDirectRegions;
-    }
-    refused[index] = offered;
+    refused[take_slot(refused_count, next_refused_victim)] = offered;
     return nullptr;
   }
   if (offered.size == 0 || offered.host == nullptr || !offered.contains(addr, 1)) return nullptr;
@@ -269,14 +270,7 @@ const DirectRegion* Core::State::find_or_request_region(uint32_t addr, uint32_t 
   for (unsigned i = 0; i < region_count; ++i) {
     if (regions[i].base == offered.base) index = i;  // refresh a grant that changed
   }
-  if (index == region_count) {
-    if (region_count < kMaxDirectRegions) {
-      ++region_count;
-    } else {
-      index = next_region_victim;
-      next_region_victim = (next_region_victim + 1) % kMaxDirectRegions;
-    }
-  }
+  if (index == region_count) index = take_slot(region_count, next_region_victim);
   regions[index] = offered;
   clear_windows();  // a window may copy the region just replaced
   const DirectRegion& region = regions[index];
