@@ -44,6 +44,7 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->rescues_due = 0;
   blocks->stats = 0;
   blocks->gc_opens_most_worn = false;
+  blocks->wl_static_spread = 0;
   blocks->page_shift = shift_of(g->pages);
   blocks->block_shift = shift_of(g->blocks);
   blocks->unit_plane_shift = shift_of(blocks->unit_planes);
@@ -190,23 +191,60 @@ static uint32_t alloc_host_wordline(block_manager_t *blocks, uint32_t keep_free)
   return BLOCK_NONE;
 }
 
+/* The unit with the most free groups, more than keep_free (the first of equals); BLOCK_NONE
+ * when none has that many. */
+static uint32_t richest_unit(const block_manager_t *blocks, uint32_t keep_free) {
+  uint32_t richest = BLOCK_NONE;
+  for (uint32_t u = 0; u < blocks->unit_count; ++u) {
+    if (blocks->free_count[u] > keep_free &&
+        (richest == BLOCK_NONE || blocks->free_count[u] > blocks->free_count[richest])) {
+      richest = u;
+    }
+  }
+  return richest;
+}
+
+/* The unit, among those with more than keep_free free groups, whose least-worn free group lags
+ * the most worn group by more than wl_static_spread (the youngest such group's unit); BLOCK_NONE
+ * when there is none, or static wear levelling is off. */
+static uint32_t unit_with_lagging_free(const block_manager_t *blocks, uint32_t keep_free) {
+  if (blocks->wl_static_spread == 0) {
+    return BLOCK_NONE;
+  }
+  uint32_t max_erases = block_wear(blocks).max;
+  uint32_t lagging_unit = BLOCK_NONE;
+  uint32_t fewest_erases = 0;
+  for (uint32_t u = 0; u < blocks->unit_count; ++u) {
+    if (blocks->free_count[u] <= keep_free) {
+      continue;
+    }
+    uint32_t erases = blocks->groups[free_group_by_wear(blocks, u, false)].erase_count;
+    if (erases + blocks->wl_static_spread < max_erases &&
+        (lagging_unit == BLOCK_NONE || erases < fewest_erases)) {
+      lagging_unit = u;
+      fewest_erases = erases;
+    }
+  }
+  return lagging_unit;
+}
+
 uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free) {
   if (stream == BLOCK_STREAM_HOST) {
     return alloc_host_wordline(blocks, keep_free);
   }
   uint32_t *open = &blocks->single_open[stream];
   if (*open == BLOCK_NONE) {
-    uint32_t richest = BLOCK_NONE;
-    for (uint32_t u = 0; u < blocks->unit_count; ++u) {
-      if (blocks->free_count[u] > keep_free &&
-          (richest == BLOCK_NONE || blocks->free_count[u] > blocks->free_count[richest])) {
-        richest = u;
-      }
+    uint32_t unit = BLOCK_NONE;
+    if (stream == BLOCK_STREAM_GC && !blocks->gc_opens_most_worn) {
+      unit = unit_with_lagging_free(blocks, keep_free);
     }
-    if (richest == BLOCK_NONE) {
+    if (unit == BLOCK_NONE) {
+      unit = richest_unit(blocks, keep_free);
+    }
+    if (unit == BLOCK_NONE) {
       return BLOCK_NONE;
     }
-    *open = open_group_in(blocks, richest, stream);
+    *open = open_group_in(blocks, unit, stream);
     if (*open == BLOCK_NONE) {
       return BLOCK_NONE;
     }

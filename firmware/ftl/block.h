@@ -75,6 +75,11 @@ typedef struct block_manager {
    * wear levelling moves cold data there, so that the worn block rests under it while the
    * young block it came from takes host writes. GC sets it per program. */
   bool gc_opens_most_worn;
+  /* The static wear-levelling threshold (0: off), set at boot. A free group that lags the most
+   * worn by more than it is the next the GC stream opens, in whichever unit: the host stream
+   * never opens a group of a unit down to its reserve, so such a group could sit there until
+   * the spread trips a migration that cannot help (a free group holds nothing to move). */
+  uint32_t wl_static_spread;
   /* log2 of pages per block, blocks per plane and planes per unit, or 0xFF when not a power of
    * two: block_group_of runs for every page programmed, and a shift costs 1 cycle where a divide
    * costs 34. */
@@ -106,7 +111,8 @@ uint32_t block_program_page_ppn(const block_manager_t *blocks, uint32_t first, u
  * stream takes the next unit in striping order that has an open group, or more than `keep_free`
  * free groups (it opens the least-worn one; the host keeps the GC reserve this way). The other
  * streams continue their open group, or open one in the unit with the most free groups (more than
- * keep_free; the most-worn free group there while gc_opens_most_worn is set for the GC stream).
+ * keep_free; the most-worn free group there while gc_opens_most_worn is set for the GC stream,
+ * else a lagging free group of any unit first, see wl_static_spread).
  * BLOCK_NONE when no unit has room. The wordline counts as written from now on; the
  * group turns FULL with its last wordline. Its pages are unsettled until block_page_settled. */
 uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free);

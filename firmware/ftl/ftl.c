@@ -802,6 +802,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   bool fits = block_init(&ftl.blocks, geometry, boot->ftl_multi_plane != 0,
                          boot->ftl_alloc_order, sram);
   ftl.blocks.stats = stats;
+  ftl.blocks.wl_static_spread = boot->ftl_wl_static_spread;
   ftl.unit_pages = ftl.blocks.pages_per_wordline_unit;
   fits &= flash_init(&ftl.flash, geometry, FTL_FLASH_OPS, sram);
   arena_t *buffer_arena = boot->ftl_write_buffer_in_dram != 0 ? dram : sram;

@@ -6,6 +6,9 @@
 
 /* Victims waiting for their erase: each has a page in the batch, or none left at all. */
 #define GC_MAX_DRAINED TP_STORE_MAX_UNIT_PAGES
+/* A migration frees no space, and while it runs the GC and translation streams may each open a
+ * group: below this many free groups, static wear levelling waits for GC to reclaim some. */
+#define GC_WL_MIN_FREE_GROUPS 2u
 
 static gc_env_t env;
 
@@ -79,7 +82,7 @@ static uint32_t victim_page_ppn(uint32_t page) {
  * collectable group lags the most worn by more than it. Looks only after an erase. */
 static uint32_t wear_levelling_victim(void) {
   uint32_t spread = env.boot->ftl_wl_static_spread;
-  if (spread == 0 || !gc.wear_changed) {
+  if (spread == 0 || !gc.wear_changed || block_free_groups(env.blocks) < GC_WL_MIN_FREE_GROUPS) {
     return BLOCK_NONE;
   }
   gc.wear_changed = false;

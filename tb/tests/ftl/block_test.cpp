@@ -122,11 +122,33 @@ TEST_F(BlockTest, GcOpensTheMostWornFreeGroupWhenAskedAndTheLeastWornOtherwise) 
   // Cold data (a wear-levelling batch) goes to the most-worn group, the first of equals.
   blocks.gc_opens_most_worn = true;
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 1, 0));
-  // The flag matters only to the GC stream, and only when it opens a group.
+  // The choice matters only to the GC stream, and only when it opens a group.
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(0, 0, 0, 2, 0));
   blocks.gc_opens_most_worn = false;
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 1, 2));
   EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 0, 0));
+}
+
+TEST_F(BlockTest, GcOpensAFreeGroupThatLagsBeyondTheStaticSpreadInAnyUnit) {
+  nand_geometry_t two_units{2, 1, 1, 1, 4, 8, 4096, 64, 2};
+  geometry = two_units;
+  init(false, kCWDP);
+  ASSERT_EQ(blocks.unit_count, 2u);
+  // Unit 0 is down to two free groups, one of them the youngest of all; unit 1 has four.
+  const uint32_t erases[8] = {9, 9, 5, 2, 4, 4, 4, 4};
+  for (uint32_t g = 0; g < 8; ++g) blocks.groups[g].erase_count = erases[g];
+  for (uint32_t g = 0; g < 2; ++g) blocks.groups[g].state = BLOCK_FULL;
+  blocks.free_count[0] -= 2;
+  blocks.free_total -= 2;
+  // Group 3 lags the most worn (9) by 7: not beyond a spread of 7, so GC keeps the pools even.
+  blocks.wl_static_spread = 7;
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(1, 0, 0, 0, 0));
+  blocks.single_open[BLOCK_STREAM_GC] = BLOCK_NONE;  // as if that group had filled
+  // Beyond a spread of 6 it is GC's next group, though its unit has fewer free groups.
+  blocks.wl_static_spread = 6;
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 3, 0));
+  // Only the GC stream takes it; the others open in the unit with the most free groups.
+  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(1, 0, 0, 1, 0));
 }
 
 TEST_F(BlockTest, ValidityCountsAndEraseClears) {

@@ -208,6 +208,22 @@ TEST(FtlWearLevelling, StaticWearLevellingBoundsTheSpread) {
   EXPECT_LE(erase["max"].get<uint64_t>() - erase["min"].get<uint64_t>(), kSpread + 2);
 }
 
+TEST(FtlWearLevelling, StaticWearLevellingLeavesGcTheSpaceItNeedsOnANearlyFullDevice) {
+  // gc_stress keeps the pools at their floor, and its small map budget makes the translation
+  // stream open groups often. Migrations free no space: had they the last free groups, the
+  // translation stream would find none and the firmware would fault.
+  constexpr uint32_t kSpread = 6;
+  const std::string out = temp_dir("wl_gc_stress");
+  const test::SsdsimRun process =
+      run_ssdsim(std::string(SSDVP_SOURCE_DIR) + "/scenarios/gc_stress.yaml --set " +
+                 fmt::format("ftl.wl.static_spread={}", kSpread) + " --out " + out);
+  E2eRun run{process, read_json(out + "/stats.json")};
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& erase = run.stats["ftl"]["run"]["erase_count"];
+  EXPECT_GT(run.stats["ftl"]["run"]["wl_migrations"].get<uint64_t>(), 0u);
+  EXPECT_LE(erase["max"].get<uint64_t>() - erase["min"].get<uint64_t>(), kSpread + 2);
+}
+
 TEST(FtlBadBlocks, DataOnGroupsRetiredByFailedProgramsIsMovedOffAndReadsBack) {
   // 0.5 % of programs fail. Each failure retires its group with the data of the wordlines
   // programmed before; GC moves that data off and never erases the group, and the verify phase
