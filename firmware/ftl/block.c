@@ -275,6 +275,17 @@ void block_page_settled(block_manager_t *blocks, uint32_t ppn) {
   }
 }
 
+void block_wordline_settled(block_manager_t *blocks, uint32_t first) {
+  for (uint32_t i = 0; i < blocks->pages_per_wordline_unit; ++i) {
+    block_page_settled(blocks, block_program_page_ppn(blocks, first, i));
+  }
+}
+
+void block_program_failed(block_manager_t *blocks, uint32_t first) {
+  block_retire(blocks, block_group_of(blocks, first));
+  block_wordline_settled(blocks, first);
+}
+
 bool block_collectable(const block_manager_t *blocks, uint32_t group) {
   const block_group_t *candidate = &blocks->groups[group];
   return candidate->state == BLOCK_FULL && candidate->unsettled_pages == 0;

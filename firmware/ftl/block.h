@@ -120,6 +120,11 @@ uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, ui
 /* A page of an allocated wordline is settled: programmed and its mapping (or padding) done.
  * GC takes only groups whose pages are all settled, so validity is final. */
 void block_page_settled(block_manager_t *blocks, uint32_t ppn);
+/* Every page of the wordline program that starts at `first` is settled. */
+void block_wordline_settled(block_manager_t *blocks, uint32_t first);
+/* The wordline program that starts at `first` failed: its group is retired (block_retire) and
+ * its pages, which hold no data, are settled. */
+void block_program_failed(block_manager_t *blocks, uint32_t first);
 
 /* Whether a group may be collected: FULL with every page settled. */
 bool block_collectable(const block_manager_t *blocks, uint32_t group);

@@ -551,10 +551,7 @@ static void resume_slot_update(tp_waiter_t *waiter) {
 static void host_program_done(flash_op_t *op, uint32_t status) {
   uint32_t count = op->user;
   if (status != NFC_STATUS_OK) {
-    block_retire(&ftl.blocks, block_group_of(&ftl.blocks, op->ppn));
-    for (uint32_t i = 0; i < ftl.unit_pages; ++i) {
-      block_page_settled(&ftl.blocks, block_program_page_ppn(&ftl.blocks, op->ppn, i));
-    }
+    block_program_failed(&ftl.blocks, op->ppn);
     for (uint32_t i = 0; i < count; ++i) {
       wb_requeue(&ftl.wb, flash_oob(&ftl.flash, op, i)[1]);
     }

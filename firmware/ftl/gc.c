@@ -301,10 +301,7 @@ static void gc_scan(void) {
 
 static void gc_program_done(flash_op_t *op, uint32_t status) {
   if (status != NFC_STATUS_OK) {
-    block_retire(env.blocks, block_group_of(env.blocks, op->ppn));
-    for (uint32_t i = 0; i < unit_pages(); ++i) {
-      block_page_settled(env.blocks, block_program_page_ppn(env.blocks, op->ppn, i));
-    }
+    block_program_failed(env.blocks, op->ppn);
     gc.stage = GC_PROGRAM;
     task_schedule(&gc.task);
     return;

@@ -505,11 +505,10 @@ static void program_done(flash_op_t *op, uint32_t status) {
   --store->programs_in_flight;
   uint32_t count = op->user;
   if (status != NFC_STATUS_OK) {
-    block_retire(store->blocks, block_group_of(store->blocks, op->ppn));
-  }
-  /* The wordline's pages, padding included, are final: the block may be collected once full. */
-  for (uint32_t i = 0; i < store->blocks->pages_per_wordline_unit; ++i) {
-    block_page_settled(store->blocks, block_program_page_ppn(store->blocks, op->ppn, i));
+    block_program_failed(store->blocks, op->ppn);
+  } else {
+    /* The wordline's pages, padding included, are final: the block may be collected once full. */
+    block_wordline_settled(store->blocks, op->ppn);
   }
   for (uint32_t i = 0; i < count; ++i) {
     tp_frame_t *frame = &store->frames[flash_oob(store->flash, op, i)[1]];
