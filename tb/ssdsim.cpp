@@ -248,6 +248,17 @@ int run_scenario(const Scenario& scenario, const std::string& scenario_file, boo
     const ProfileReport profile(elf, samples);
     stats["profile"] = profile.to_json(scenario.output.profile_top);
     std::cout << profile.format_table(scenario.output.profile_top);
+    nlohmann::json phases = nlohmann::json::array();
+    for (const Soc::PhaseProfile& phase : soc.phase_profiles()) {
+      std::vector<AddressCycles> phase_samples;
+      for (const auto& [address, cycles] : phase.cycles) phase_samples.push_back({address, cycles});
+      const ProfileReport phase_profile(elf, phase_samples);
+      phases.push_back({{"phase", phase.phase},
+                        {"ended", phase.ended},
+                        {"cycles", phase_profile.total_cycles()},
+                        {"functions", phase_profile.to_json(scenario.output.profile_top)}});
+    }
+    stats["profile_phases"] = phases;
   }
 
   std::filesystem::create_directories(scenario.output.dir);

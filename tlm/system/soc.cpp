@@ -250,6 +250,7 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
     end_run(RunResult::Outcome::kWorkloadDone, 0, summary);
   });
   host_.on_phase([this](const std::string& phase, bool ended) {
+    profile_phase_boundary(phase, ended);
     ftl_phase_boundary(phase, ended);
   });
   host_.on_failure([this](host::HostModel::Failure failure, const std::string& message) {
@@ -471,18 +472,48 @@ void Soc::apply_profile() {
   }
 }
 
-std::vector<std::pair<uint32_t, uint64_t>> Soc::profile() const {
+std::vector<uint64_t> Soc::merged_profile_counters() const {
   std::vector<uint64_t> merged;
   for (const auto& hart : harts_) {
     const std::vector<uint64_t>& counters = hart->core().profile_cycles();
     if (merged.size() < counters.size()) merged.resize(counters.size(), 0);
     for (size_t i = 0; i < counters.size(); ++i) merged[i] += counters[i];
   }
+  return merged;
+}
+
+std::vector<std::pair<uint32_t, uint64_t>> Soc::profile() const {
+  const std::vector<uint64_t> merged = merged_profile_counters();
   std::vector<std::pair<uint32_t, uint64_t>> result;
   for (size_t i = 0; i < merged.size(); ++i) {
     if (merged[i] != 0) result.emplace_back(profile_base_ + static_cast<uint32_t>(2 * i), merged[i]);
   }
   return result;
+}
+
+void Soc::profile_phase_boundary(const std::string& phase, bool ended) {
+  if (!profile_enabled_) return;
+  if (ended) {
+    close_profile_phase(true);
+    return;
+  }
+  phase_start_counters_ = merged_profile_counters();
+  phase_profiles_.push_back(PhaseProfile{phase, false, {}});
+  profile_phase_open_ = true;
+}
+
+void Soc::close_profile_phase(bool ended) {
+  if (!profile_phase_open_) return;
+  profile_phase_open_ = false;
+  const std::vector<uint64_t> now = merged_profile_counters();
+  PhaseProfile& phase = phase_profiles_.back();
+  phase.ended = ended;
+  for (size_t i = 0; i < now.size(); ++i) {
+    const uint64_t before = i < phase_start_counters_.size() ? phase_start_counters_[i] : 0;
+    if (now[i] != before) {
+      phase.cycles.emplace_back(profile_base_ + static_cast<uint32_t>(2 * i), now[i] - before);
+    }
+  }
 }
 
 Soc::RunResult Soc::run() {
@@ -526,6 +557,7 @@ Soc::RunResult Soc::run() {
   }
   stop_simulation();
   host_.end_of_run(to_ps(simulated_time()));
+  close_profile_phase(false);
   if (ftl_metrics_ && ftl_metrics_->in_phase()) {
     const FtlMetrics::Snapshot snapshot = ftl_snapshot();
     if (!ftl_metrics_->problem(snapshot.stats)) ftl_metrics_->phase_end(snapshot, false);

@@ -81,6 +81,14 @@ class Soc : public sc_core::sc_module, private HartObserver {
   void enable_profile();
   // (address, cycles) of every non-zero halfword counter, merged over harts, by address.
   std::vector<std::pair<uint32_t, uint64_t>> profile() const;
+  // The same for each workload phase that began, in order: the cycles spent between its start
+  // and its end (or the end of the run, `ended` false).
+  struct PhaseProfile {
+    std::string phase;
+    bool ended = false;
+    std::vector<std::pair<uint32_t, uint64_t>> cycles;
+  };
+  const std::vector<PhaseProfile>& phase_profiles() const { return phase_profiles_; }
 
   const std::string& console_text() const { return sysctrl_.console_text(); }
 
@@ -110,6 +118,9 @@ class Soc : public sc_core::sc_module, private HartObserver {
   FtlMetrics::Snapshot ftl_snapshot() const;
   void ftl_phase_boundary(const std::string& phase, bool ended);
   void apply_profile();
+  std::vector<uint64_t> merged_profile_counters() const;
+  void profile_phase_boundary(const std::string& phase, bool ended);
+  void close_profile_phase(bool ended);
   void end_run(RunResult::Outcome outcome, int exit_code, std::string message);
   void stop_simulation();
   std::string describe_trap(const Hart& hart) const;
@@ -136,6 +147,9 @@ class Soc : public sc_core::sc_module, private HartObserver {
   std::optional<FtlMetrics> ftl_metrics_;  // when the program has a `fw_stats` symbol
   bool profile_enabled_ = false;
   uint32_t profile_base_ = 0;
+  std::vector<uint64_t> phase_start_counters_;  // the counters when the open phase began
+  std::vector<PhaseProfile> phase_profiles_;
+  bool profile_phase_open_ = false;
   std::ostream* trace_ = nullptr;
   bool ran_ = false;
   bool simulation_stopped_ = false;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -122,6 +123,41 @@ TEST(Ssdsim, ProfileNamesFirmwareFunctions) {
     if (entry["function"] == "fw_main") found_main = true;
   }
   EXPECT_TRUE(found_main) << stats["profile"].dump(2);
+}
+
+TEST(Ssdsim, ProfileSplitsTheCyclesByWorkloadPhase) {
+  const std::string out = temp_dir("profile_phases");
+  const SsdsimRun run = run_ssdsim("--profile --set output.profile_top=1000 --out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json stats = read_json(out + "/stats.json");
+  const nlohmann::json& host_phases = stats["host"]["phases"];
+  const nlohmann::json& phases = stats["profile_phases"];
+  ASSERT_EQ(phases.size(), host_phases.size()) << phases.dump(2);
+  std::map<std::string, uint64_t> whole_run;
+  uint64_t total = 0;
+  for (const auto& entry : stats["profile"]) {
+    whole_run[entry["function"]] = entry["cycles"];
+    total += entry["cycles"].get<uint64_t>();
+  }
+  std::map<std::string, uint64_t> over_phases;
+  uint64_t phase_total = 0;
+  for (size_t i = 0; i < phases.size(); ++i) {
+    EXPECT_EQ(phases[i]["phase"], host_phases[i]["name"]);
+    EXPECT_TRUE(phases[i]["ended"].get<bool>());
+    uint64_t cycles = 0;
+    for (const auto& entry : phases[i]["functions"]) {
+      cycles += entry["cycles"].get<uint64_t>();
+      over_phases[entry["function"]] += entry["cycles"].get<uint64_t>();
+    }
+    EXPECT_EQ(phases[i]["cycles"].get<uint64_t>(), cycles);
+    EXPECT_GT(cycles, 0u);
+    phase_total += cycles;
+  }
+  // Each phase counts only its own span: boot lies before the first, so the phases sum to less.
+  EXPECT_LT(phase_total, total);
+  for (const auto& [function, cycles] : over_phases) {
+    EXPECT_LE(cycles, whole_run[function]) << function;
+  }
 }
 
 TEST(Ssdsim, WaveformHoldsEverySignalOfTheSaveFile) {
