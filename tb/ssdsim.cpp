@@ -243,16 +243,17 @@ int run_scenario(const Scenario& scenario, const std::string& scenario_file, boo
       scenario, RunOutcome{outcome_name(result.outcome), result.exit_code, result.message},
       platform, wall_seconds);
   if (scenario.output.profile) {
-    std::vector<AddressCycles> samples;
-    for (const auto& [address, cycles] : soc.profile()) samples.push_back({address, cycles});
-    const ProfileReport profile(elf, samples);
+    const auto report_of = [&elf](const std::vector<std::pair<uint32_t, uint64_t>>& cycles) {
+      std::vector<AddressCycles> samples;
+      for (const auto& [address, spent] : cycles) samples.push_back({address, spent});
+      return ProfileReport(elf, samples);
+    };
+    const ProfileReport profile = report_of(soc.profile());
     stats["profile"] = profile.to_json(scenario.output.profile_top);
     std::cout << profile.format_table(scenario.output.profile_top);
     nlohmann::json phases = nlohmann::json::array();
     for (const Soc::PhaseProfile& phase : soc.phase_profiles()) {
-      std::vector<AddressCycles> phase_samples;
-      for (const auto& [address, cycles] : phase.cycles) phase_samples.push_back({address, cycles});
-      const ProfileReport phase_profile(elf, phase_samples);
+      const ProfileReport phase_profile = report_of(phase.cycles);
       phases.push_back({{"phase", phase.phase},
                         {"ended", phase.ended},
                         {"cycles", phase_profile.total_cycles()},

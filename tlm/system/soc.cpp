@@ -482,13 +482,19 @@ std::vector<uint64_t> Soc::merged_profile_counters() const {
   return merged;
 }
 
-std::vector<std::pair<uint32_t, uint64_t>> Soc::profile() const {
-  const std::vector<uint64_t> merged = merged_profile_counters();
+std::vector<std::pair<uint32_t, uint64_t>> Soc::nonzero_profile(
+    const std::vector<uint64_t>& counters) const {
   std::vector<std::pair<uint32_t, uint64_t>> result;
-  for (size_t i = 0; i < merged.size(); ++i) {
-    if (merged[i] != 0) result.emplace_back(profile_base_ + static_cast<uint32_t>(2 * i), merged[i]);
+  for (size_t i = 0; i < counters.size(); ++i) {
+    if (counters[i] != 0) {
+      result.emplace_back(profile_base_ + static_cast<uint32_t>(2 * i), counters[i]);
+    }
   }
   return result;
+}
+
+std::vector<std::pair<uint32_t, uint64_t>> Soc::profile() const {
+  return nonzero_profile(merged_profile_counters());
 }
 
 void Soc::profile_phase_boundary(const std::string& phase, bool ended) {
@@ -505,15 +511,13 @@ void Soc::profile_phase_boundary(const std::string& phase, bool ended) {
 void Soc::close_profile_phase(bool ended) {
   if (!profile_phase_open_) return;
   profile_phase_open_ = false;
-  const std::vector<uint64_t> now = merged_profile_counters();
+  // The counters only grow, over a size fixed before the run: the phase spent the difference.
+  std::vector<uint64_t> spent = merged_profile_counters();
+  for (size_t i = 0; i < phase_start_counters_.size(); ++i) spent[i] -= phase_start_counters_[i];
+  phase_start_counters_.clear();
   PhaseProfile& phase = phase_profiles_.back();
   phase.ended = ended;
-  for (size_t i = 0; i < now.size(); ++i) {
-    const uint64_t before = i < phase_start_counters_.size() ? phase_start_counters_[i] : 0;
-    if (now[i] != before) {
-      phase.cycles.emplace_back(profile_base_ + static_cast<uint32_t>(2 * i), now[i] - before);
-    }
-  }
+  phase.cycles = nonzero_profile(spent);
 }
 
 Soc::RunResult Soc::run() {

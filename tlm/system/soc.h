@@ -119,6 +119,9 @@ class Soc : public sc_core::sc_module, private HartObserver {
   void ftl_phase_boundary(const std::string& phase, bool ended);
   void apply_profile();
   std::vector<uint64_t> merged_profile_counters() const;
+  // (address, cycles) of the non-zero halfword counters, by address.
+  std::vector<std::pair<uint32_t, uint64_t>> nonzero_profile(
+      const std::vector<uint64_t>& counters) const;
   void profile_phase_boundary(const std::string& phase, bool ended);
   void close_profile_phase(bool ended);
   void end_run(RunResult::Outcome outcome, int exit_code, std::string message);
