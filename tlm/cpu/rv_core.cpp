@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 
@@ -129,7 +130,9 @@ struct Core::State {
   uint64_t stores = 0;
 
   // ---- run control ----
-  uint64_t cycle_limit = 0;  // the inner loop runs while cycle < cycle_limit; 0 ends it early
+  // The inner loop runs while cycle < cycle_limit, on a copy it reloads after slow code; 0 ends
+  // it early.
+  uint64_t cycle_limit = 0;
   bool interrupt_check = false;  // an interrupt may have become takeable inside the batch
   StopReason stop = StopReason::kBudget;
 
@@ -202,12 +205,21 @@ struct Core::State {
   bool read_piece(uint32_t addr, uint32_t len, uint32_t& value);
   bool write_piece(uint32_t addr, uint32_t len, uint32_t value);
   bool write_data(uint32_t addr, uint32_t len, uint32_t value);
+  // The loop's loads and stores that its windows do not cover; they raise the access fault.
+  std::optional<uint32_t> read_for_load(uint32_t addr, uint32_t len);
+  bool write_for_store(uint32_t addr, uint32_t len, uint32_t value);
   void after_store(uint32_t addr, uint32_t len, uint32_t value);
   bool store_watched(uint32_t addr, uint32_t len) const {
     const uint32_t first = DecodeCache::page_of(addr);
     const uint32_t last = DecodeCache::page_of(addr + len - 1);
     if (last < watch_first_page || first > watch_last_page) return false;
     return store_hits_watched_page(first, last);
+  }
+  // store_watched for an aligned store, which stays within one page.
+  bool aligned_store_watched(uint32_t addr) const {
+    const uint32_t page = DecodeCache::page_of(addr);
+    if (page - watch_first_page > watch_last_page - watch_first_page) return false;
+    return store_hits_watched_page(page, page);
   }
   __attribute__((noinline)) bool store_hits_watched_page(uint32_t first, uint32_t last) const {
     return decode_cache.holds_code(first) || decode_cache.holds_code(last) ||
@@ -372,6 +384,25 @@ bool Core::State::write_data(uint32_t addr, uint32_t len, uint32_t value) {
   if (!write_slow(addr, len, value)) return false;
   reservations.on_store(hart_id, addr, len);
   if (store_watched(addr, len)) after_store(addr, len, value);
+  return true;
+}
+
+std::optional<uint32_t> Core::State::read_for_load(uint32_t addr, uint32_t len) {
+  uint32_t value = 0;
+  if (!read_slow(addr, len, value)) {
+    raise_exception(kLoadAccessFault, addr);
+    return std::nullopt;
+  }
+  ++loads;
+  return value;
+}
+
+bool Core::State::write_for_store(uint32_t addr, uint32_t len, uint32_t value) {
+  if (!write_data(addr, len, value)) {
+    raise_exception(kStoreAccessFault, addr);
+    return false;
+  }
+  ++stores;
   return true;
 }
 
@@ -609,35 +640,79 @@ void Core::State::after_instruction(uint32_t start_pc, uint64_t start_cycle,
 // ---------------------------------------------------------------------------------------------
 // The execution loop
 
+// The loop's helpers must inline: a call would take the addresses of the loop's locals and keep
+// them in memory.
+#define SSDVP_INLINE __attribute__((always_inline))
+// The rare ops share one case for both lengths and step by the slot's length bit.
+#define SSDVP_ANY_LENGTH(OP) \
+  case static_cast<uint8_t>(Op::OP): \
+  case static_cast<uint8_t>(Op::OP) | kWideOp
+// The frequent ops have a case per encoding length (the op byte's kWideOp bit), so the step to
+// the next slot is the constant kStep in each and no register carries the length.
+#define SSDVP_EACH_LENGTH(OP, ...)                       \
+  case static_cast<uint8_t>(Op::OP): {                   \
+    [[maybe_unused]] constexpr uint32_t kStep = 1;       \
+    __VA_ARGS__                                          \
+    break;                                               \
+  }                                                      \
+  case static_cast<uint8_t>(Op::OP) | kWideOp: {         \
+    [[maybe_unused]] constexpr uint32_t kStep = 2;       \
+    __VA_ARGS__                                          \
+    break;                                               \
+  }
+
 template <bool kHooks>
 void Core::State::execute() {
-  // The pc is page_base + 2 * slot_index (mod 2^32), with slots the decoded page at page_base.
-  // Straight-line code and jumps within the page only move slot_index; a slot_index past the
-  // page (a jump away, running off the end, or a forced lookup) makes the loop look the pc up.
+  // ip is the slot of the instruction at pc in the decoded page at page_base. Straight-line code
+  // and jumps within the page only move ip; running off the page's end lands on its guard slots,
+  // which are never decoded, and a jump out of the page looks the target up.
   constexpr uint32_t kPageBytes = 1u << DecodeCache::kPageShift;
   uint32_t page_base = 0;
-  uint32_t slot_index = 0;
   const CachedInstruction* slots = nullptr;
+  const CachedInstruction* ip = nullptr;
   uint64_t local_cycle = 0;
   uint64_t local_retired = 0;
-  auto local_pc = [&] { return page_base + 2 * slot_index; };
-  auto jump_to = [&](uint32_t target) { slot_index = (target - page_base) >> 1; };
+  uint64_t local_cycle_limit = 0;
+  auto local_pc = [&]() SSDVP_INLINE { return page_base + 2 * static_cast<uint32_t>(ip - slots); };
+  auto enter = [&](uint32_t target) SSDVP_INLINE {
+    const uint32_t page = DecodeCache::page_of(target);
+    if (page != current_page) {
+      current_page = page;
+      current_slots = decode_cache.page_slots(page);
+    }
+    slots = current_slots;
+    page_base = target & ~(kPageBytes - 1);
+    ip = slots + DecodeCache::slot_of(target);
+  };
   // Members are the truth while slow code runs (bus callbacks read cycles() and pc()).
-  auto sync_out = [&] {
+  auto sync_out = [&]() SSDVP_INLINE {
     pc = local_pc();
     cycle = local_cycle;
     retired = local_retired;
   };
-  auto sync_in = [&] {
-    // Slow code may have trapped or flushed the decode cache: the pc is looked up again.
-    page_base = pc - kPageBytes;
-    slot_index = DecodeCache::kSlotsPerPage;
+  auto sync_in = [&]() SSDVP_INLINE {
+    // Slow code may have trapped, flushed the decode cache or ended the batch.
+    enter(pc);
     local_cycle = cycle;
     local_retired = retired;
+    local_cycle_limit = cycle_limit;
   };
   sync_in();
-  auto advance = [&](const CachedInstruction& e) { slot_index += e.halfwords(); };
-  auto load = [&](const CachedInstruction& e, uint32_t len, uint32_t& value) -> bool {
+  auto jump_by = [&](int32_t offset) SSDVP_INLINE {
+    const uint32_t index = static_cast<uint32_t>(ip - slots) + static_cast<uint32_t>(offset >> 1);
+    if (index < DecodeCache::kSlotsPerPage) {
+      ip = slots + index;
+    } else {
+      enter(local_pc() + static_cast<uint32_t>(offset));
+    }
+  };
+  auto write_rd = [&](const CachedInstruction& e, uint32_t step, uint32_t value) SSDVP_INLINE {
+    x[e.rd] = value;
+    ip += step;
+  };
+  // Loads len bytes at rs1 + imm and hands `finish` the destination register and the value,
+  // zero-extended; a trap skips it. The slow path reads rd first: it may clear the slot.
+  auto load = [&](const CachedInstruction& e, uint32_t len, auto&& finish) SSDVP_INLINE {
     const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
     if ((addr & (len - 1)) == 0) {
       const DirectRegion* region = &read_window;
@@ -645,24 +720,28 @@ void Core::State::execute() {
         region = refill_window(read_window, addr, len, &DirectRegion::readable);
       }
       if (region != nullptr) {
-        value = 0;
+        uint32_t value = 0;
         std::memcpy(&value, region->host + (addr - region->base), len);
         local_cycle += region->read_cycles;
         ++loads;
-        return true;
+        finish(e.rd, value);
+        return;
       }
     }
+    const uint8_t rd = e.rd;
     sync_out();
-    const bool ok = read_slow(addr, len, value);
-    if (ok) {
-      ++loads;
-    } else {
-      raise_exception(kLoadAccessFault, addr);
-    }
+    const std::optional<uint32_t> value = read_for_load(addr, len);
     sync_in();
-    return ok;
+    if (value) finish(rd, *value);
   };
-  auto store = [&](const CachedInstruction& e, uint32_t len, uint32_t value) {
+  auto load_into_x = [&](uint32_t step) SSDVP_INLINE {
+    return [&, step](uint8_t rd, uint32_t value) SSDVP_INLINE {
+      x[rd] = value;
+      ip += step;
+    };
+  };
+  auto store = [&](const CachedInstruction& e, uint32_t step, uint32_t len,
+                   uint32_t value) SSDVP_INLINE {
     const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
     const DirectRegion* region = nullptr;
     if ((addr & (len - 1)) == 0) {
@@ -671,259 +750,229 @@ void Core::State::execute() {
         region = refill_window(write_window, addr, len, &DirectRegion::writable);
       }
     }
-    if (region != nullptr) {
-      std::memcpy(region->host + (addr - region->base), &value, len);
-      local_cycle += region->write_cycles;
-    } else {
+    if (region == nullptr) {
       sync_out();
-      const bool ok = write_slow(addr, len, value);
-      if (!ok) raise_exception(kStoreAccessFault, addr);
+      if (write_for_store(addr, len, value)) pc += 2 * step;
       sync_in();
-      if (!ok) return;
+      return;
     }
+    std::memcpy(region->host + (addr - region->base), &value, len);
+    local_cycle += region->write_cycles;
     ++stores;
     reservations.on_store(hart_id, addr, len);
-    if (store_watched(addr, len)) {
+    ip += step;
+    if (aligned_store_watched(addr)) {
       sync_out();
       after_store(addr, len, value);
       sync_in();
     }
-    advance(e);
   };
-  auto branch = [&](const CachedInstruction& e, bool taken) {
+  auto branch = [&](const CachedInstruction& e, uint32_t step, bool taken) SSDVP_INLINE {
     if (taken) {
-      slot_index += static_cast<uint32_t>(e.imm >> 1);  // branch offsets are even
+      jump_by(e.imm);
       local_cycle += branch_taken_extra;
     } else {
-      advance(e);
+      ip += step;
     }
   };
-  auto write_rd = [&](const CachedInstruction& e, uint32_t value) {
-    x[e.rd] = value;
-    advance(e);
+  // The slow instructions work on the members.
+  auto slow = [&](auto&& body) SSDVP_INLINE {
+    sync_out();
+    body();
+    sync_in();
   };
 
-  while (local_cycle < cycle_limit) {
-    if (slot_index >= DecodeCache::kSlotsPerPage) {
-      const uint32_t target = local_pc();
-      if (DecodeCache::page_of(target) != current_page) {
-        current_page = DecodeCache::page_of(target);
-        current_slots = decode_cache.page_slots(current_page);
-      }
-      slots = current_slots;
-      page_base = target & ~(kPageBytes - 1);
-      slot_index = DecodeCache::slot_of(target);
-    }
+  while (local_cycle < local_cycle_limit) {
     // A copy: a store or a flush from a bus callback may clear the slot while it executes.
-    const CachedInstruction e = slots[slot_index];
-    [[maybe_unused]] const uint32_t start_pc = local_pc();
+    // Slow paths may clear the slot: they read what they need of it before they run.
+    const CachedInstruction& e = *ip;
+    [[maybe_unused]] const uint32_t start_pc = kHooks ? local_pc() : 0;
     [[maybe_unused]] const uint64_t start_cycle = local_cycle;
     [[maybe_unused]] const uint64_t start_retired = local_retired;
     local_cycle += op_costs[e.op_byte];
     ++local_retired;
     const uint32_t a = x[e.rs1];
     const uint32_t b = x[e.rs2];
-    switch (e.op()) {
-      case Op::kNotDecoded: {
-        sync_out();
-        if (fill_slot(pc)) --retired;
-        sync_in();
+    switch (e.op_byte) {
+      case static_cast<uint8_t>(Op::kNotDecoded): {
+        if (ip >= slots + DecodeCache::kSlotsPerPage) {
+          --local_retired;
+          enter(local_pc());  // a guard slot: straight-line code went on into the next page
+          continue;
+        }
+        slow([&] {
+          if (fill_slot(pc)) --retired;
+        });
         continue;  // execute the freshly decoded slot (or the trap handler)
       }
-      case Op::kIllegal:
-        sync_out();
-        raise_exception(kIllegalInstruction, static_cast<uint32_t>(e.imm));
-        sync_in();
+      SSDVP_ANY_LENGTH(kIllegal):
+        slow([&] { raise_exception(kIllegalInstruction, static_cast<uint32_t>(e.imm)); });
         break;
 
-      case Op::kLui: write_rd(e, static_cast<uint32_t>(e.imm)); break;
-      case Op::kAuipc: write_rd(e, local_pc() + static_cast<uint32_t>(e.imm)); break;
-      case Op::kJal:
-        x[e.rd] = local_pc() + e.length();
-        slot_index += static_cast<uint32_t>(e.imm >> 1);  // jump offsets are even
-        break;
-      case Op::kJalr: {
+      SSDVP_EACH_LENGTH(kLui, write_rd(e, kStep, static_cast<uint32_t>(e.imm));)
+      SSDVP_EACH_LENGTH(kAuipc, write_rd(e, kStep, local_pc() + static_cast<uint32_t>(e.imm));)
+      SSDVP_EACH_LENGTH(kJal, {
+        x[e.rd] = local_pc() + 2 * kStep;
+        jump_by(e.imm);
+      })
+      SSDVP_EACH_LENGTH(kJalr, {
         const uint32_t target = (a + static_cast<uint32_t>(e.imm)) & ~1u;
-        x[e.rd] = local_pc() + e.length();
-        jump_to(target);
-        break;
-      }
+        x[e.rd] = local_pc() + 2 * kStep;
+        enter(target);
+      })
 
-      case Op::kBeq: branch(e, a == b); break;
-      case Op::kBne: branch(e, a != b); break;
-      case Op::kBlt: branch(e, static_cast<int32_t>(a) < static_cast<int32_t>(b)); break;
-      case Op::kBge: branch(e, static_cast<int32_t>(a) >= static_cast<int32_t>(b)); break;
-      case Op::kBltu: branch(e, a < b); break;
-      case Op::kBgeu: branch(e, a >= b); break;
+      SSDVP_EACH_LENGTH(kBeq, branch(e, kStep, a == b);)
+      SSDVP_EACH_LENGTH(kBne, branch(e, kStep, a != b);)
+      SSDVP_EACH_LENGTH(kBlt, branch(e, kStep, static_cast<int32_t>(a) < static_cast<int32_t>(b));)
+      SSDVP_EACH_LENGTH(kBge,
+                        branch(e, kStep, static_cast<int32_t>(a) >= static_cast<int32_t>(b));)
+      SSDVP_EACH_LENGTH(kBltu, branch(e, kStep, a < b);)
+      SSDVP_EACH_LENGTH(kBgeu, branch(e, kStep, a >= b);)
 
-      case Op::kLb: {
-        uint32_t value;
-        if (load(e, 1, value)) write_rd(e, static_cast<uint32_t>(static_cast<int8_t>(value)));
-        break;
-      }
-      case Op::kLh: {
-        uint32_t value;
-        if (load(e, 2, value)) write_rd(e, static_cast<uint32_t>(static_cast<int16_t>(value)));
-        break;
-      }
-      case Op::kLw: {
-        uint32_t value;
-        if (load(e, 4, value)) write_rd(e, value);
-        break;
-      }
-      case Op::kLbu: {
-        uint32_t value;
-        if (load(e, 1, value)) write_rd(e, value & 0xFFu);
-        break;
-      }
-      case Op::kLhu: {
-        uint32_t value;
-        if (load(e, 2, value)) write_rd(e, value & 0xFFFFu);
-        break;
-      }
-      case Op::kSb: store(e, 1, b); break;
-      case Op::kSh: store(e, 2, b); break;
-      case Op::kSw: store(e, 4, b); break;
+      SSDVP_EACH_LENGTH(kLb, {
+        load(e, 1, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
+          x[rd] = static_cast<uint32_t>(static_cast<int8_t>(value));
+          ip += kStep;
+        });
+      })
+      SSDVP_EACH_LENGTH(kLh, {
+        load(e, 2, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
+          x[rd] = static_cast<uint32_t>(static_cast<int16_t>(value));
+          ip += kStep;
+        });
+      })
+      SSDVP_EACH_LENGTH(kLw, load(e, 4, load_into_x(kStep));)
+      SSDVP_EACH_LENGTH(kLbu, load(e, 1, load_into_x(kStep));)
+      SSDVP_EACH_LENGTH(kLhu, load(e, 2, load_into_x(kStep));)
+      SSDVP_EACH_LENGTH(kSb, store(e, kStep, 1, b);)
+      SSDVP_EACH_LENGTH(kSh, store(e, kStep, 2, b);)
+      SSDVP_EACH_LENGTH(kSw, store(e, kStep, 4, b);)
 
-      case Op::kAddi: write_rd(e, a + static_cast<uint32_t>(e.imm)); break;
-      case Op::kSlti: write_rd(e, static_cast<int32_t>(a) < e.imm); break;
-      case Op::kSltiu: write_rd(e, a < static_cast<uint32_t>(e.imm)); break;
-      case Op::kXori: write_rd(e, a ^ static_cast<uint32_t>(e.imm)); break;
-      case Op::kOri: write_rd(e, a | static_cast<uint32_t>(e.imm)); break;
-      case Op::kAndi: write_rd(e, a & static_cast<uint32_t>(e.imm)); break;
-      case Op::kSlli: write_rd(e, a << e.imm); break;
-      case Op::kSrli: write_rd(e, a >> e.imm); break;
-      case Op::kSrai: write_rd(e, static_cast<uint32_t>(static_cast<int32_t>(a) >> e.imm)); break;
+      SSDVP_EACH_LENGTH(kAddi, write_rd(e, kStep, a + static_cast<uint32_t>(e.imm));)
+      SSDVP_EACH_LENGTH(kSlti, write_rd(e, kStep, static_cast<int32_t>(a) < e.imm);)
+      SSDVP_EACH_LENGTH(kSltiu, write_rd(e, kStep, a < static_cast<uint32_t>(e.imm));)
+      SSDVP_EACH_LENGTH(kXori, write_rd(e, kStep, a ^ static_cast<uint32_t>(e.imm));)
+      SSDVP_EACH_LENGTH(kOri, write_rd(e, kStep, a | static_cast<uint32_t>(e.imm));)
+      SSDVP_EACH_LENGTH(kAndi, write_rd(e, kStep, a & static_cast<uint32_t>(e.imm));)
+      SSDVP_EACH_LENGTH(kSlli, write_rd(e, kStep, a << e.imm);)
+      SSDVP_EACH_LENGTH(kSrli, write_rd(e, kStep, a >> e.imm);)
+      SSDVP_EACH_LENGTH(kSrai, {
+        write_rd(e, kStep, static_cast<uint32_t>(static_cast<int32_t>(a) >> e.imm));
+      })
 
-      case Op::kAdd: write_rd(e, a + b); break;
-      case Op::kSub: write_rd(e, a - b); break;
-      case Op::kSll: write_rd(e, a << (b & 31)); break;
-      case Op::kSlt: write_rd(e, static_cast<int32_t>(a) < static_cast<int32_t>(b)); break;
-      case Op::kSltu: write_rd(e, a < b); break;
-      case Op::kXor: write_rd(e, a ^ b); break;
-      case Op::kSrl: write_rd(e, a >> (b & 31)); break;
-      case Op::kSra: write_rd(e, static_cast<uint32_t>(static_cast<int32_t>(a) >> (b & 31))); break;
-      case Op::kOr: write_rd(e, a | b); break;
-      case Op::kAnd: write_rd(e, a & b); break;
+      SSDVP_EACH_LENGTH(kAdd, write_rd(e, kStep, a + b);)
+      SSDVP_EACH_LENGTH(kSub, write_rd(e, kStep, a - b);)
+      SSDVP_EACH_LENGTH(kSll, write_rd(e, kStep, a << (b & 31));)
+      SSDVP_EACH_LENGTH(kSlt,
+                        write_rd(e, kStep, static_cast<int32_t>(a) < static_cast<int32_t>(b));)
+      SSDVP_EACH_LENGTH(kSltu, write_rd(e, kStep, a < b);)
+      SSDVP_EACH_LENGTH(kXor, write_rd(e, kStep, a ^ b);)
+      SSDVP_EACH_LENGTH(kSrl, write_rd(e, kStep, a >> (b & 31));)
+      SSDVP_EACH_LENGTH(kSra, write_rd(e, kStep, static_cast<uint32_t>(static_cast<int32_t>(a) >>
+                                                                       (b & 31)));)
+      SSDVP_EACH_LENGTH(kOr, write_rd(e, kStep, a | b);)
+      SSDVP_EACH_LENGTH(kAnd, write_rd(e, kStep, a & b);)
 
-      case Op::kMul: write_rd(e, a * b); break;
-      case Op::kMulh: {
+      SSDVP_EACH_LENGTH(kMul, write_rd(e, kStep, a * b);)
+      SSDVP_EACH_LENGTH(kMulh, {
         const int64_t product = int64_t{static_cast<int32_t>(a)} * static_cast<int32_t>(b);
-        write_rd(e, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
-        break;
-      }
-      case Op::kMulhsu: {
+        write_rd(e, kStep, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
+      })
+      SSDVP_EACH_LENGTH(kMulhsu, {
         const int64_t product = int64_t{static_cast<int32_t>(a)} * int64_t{b};
-        write_rd(e, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
-        break;
-      }
-      case Op::kMulhu: write_rd(e, static_cast<uint32_t>((uint64_t{a} * b) >> 32)); break;
-      case Op::kDiv: {
+        write_rd(e, kStep, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
+      })
+      SSDVP_EACH_LENGTH(kMulhu, write_rd(e, kStep, static_cast<uint32_t>((uint64_t{a} * b) >> 32));)
+      SSDVP_EACH_LENGTH(kDiv, {
         const auto dividend = static_cast<int32_t>(a);
         const auto divisor = static_cast<int32_t>(b);
         if (divisor == 0) {
-          write_rd(e, ~0u);
+          write_rd(e, kStep, ~0u);
         } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
-          write_rd(e, a);  // overflow: the quotient is the dividend
+          write_rd(e, kStep, a);  // overflow: the quotient is the dividend
         } else {
-          write_rd(e, static_cast<uint32_t>(dividend / divisor));
+          write_rd(e, kStep, static_cast<uint32_t>(dividend / divisor));
         }
-        break;
-      }
-      case Op::kDivu: write_rd(e, b == 0 ? ~0u : a / b); break;
-      case Op::kRem: {
+      })
+      SSDVP_EACH_LENGTH(kDivu, write_rd(e, kStep, b == 0 ? ~0u : a / b);)
+      SSDVP_EACH_LENGTH(kRem, {
         const auto dividend = static_cast<int32_t>(a);
         const auto divisor = static_cast<int32_t>(b);
         if (divisor == 0) {
-          write_rd(e, a);
+          write_rd(e, kStep, a);
         } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
-          write_rd(e, 0);
+          write_rd(e, kStep, 0);
         } else {
-          write_rd(e, static_cast<uint32_t>(dividend % divisor));
+          write_rd(e, kStep, static_cast<uint32_t>(dividend % divisor));
         }
-        break;
-      }
-      case Op::kRemu: write_rd(e, b == 0 ? a : a % b); break;
+      })
+      SSDVP_EACH_LENGTH(kRemu, write_rd(e, kStep, b == 0 ? a : a % b);)
 
-      case Op::kFence: advance(e); break;
-      case Op::kFenceI:
-        advance(e);
-        sync_out();
-        flush_decode_cache();
-        sync_in();
+      SSDVP_EACH_LENGTH(kFence, ip += kStep;)
+      SSDVP_ANY_LENGTH(kFenceI):
+        ip += e.halfwords();
+        slow([&] { flush_decode_cache(); });
         break;
-      case Op::kWfi:
-        advance(e);
+      SSDVP_ANY_LENGTH(kWfi):
+        ip += e.halfwords();
         if (!csrs.pending_and_enabled()) {
           stop = StopReason::kWfi;
           cycle_limit = 0;
+          local_cycle_limit = 0;
         }
         break;
-      case Op::kEcall:
-        sync_out();
-        raise_exception(kEcallFromMachine, 0);
-        sync_in();
+      SSDVP_ANY_LENGTH(kEcall):
+        slow([&] { raise_exception(kEcallFromMachine, 0); });
         break;
-      case Op::kEbreak:
-        sync_out();
-        raise_exception(kBreakpoint, 0);
-        sync_in();
+      SSDVP_ANY_LENGTH(kEbreak):
+        slow([&] { raise_exception(kBreakpoint, 0); });
         break;
-      case Op::kMret:
-        sync_out();
-        execute_mret();
-        sync_in();
+      SSDVP_ANY_LENGTH(kMret):
+        slow([&] { execute_mret(); });
         break;
-      case Op::kCsrrw: case Op::kCsrrs: case Op::kCsrrc:
-      case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
-        sync_out();
-        execute_csr(e);
-        sync_in();
+      SSDVP_ANY_LENGTH(kCsrrw): SSDVP_ANY_LENGTH(kCsrrs): SSDVP_ANY_LENGTH(kCsrrc):
+      SSDVP_ANY_LENGTH(kCsrrwi): SSDVP_ANY_LENGTH(kCsrrsi): SSDVP_ANY_LENGTH(kCsrrci):
+        slow([&] { execute_csr(e); });
         break;
-      case Op::kLrW: case Op::kScW: case Op::kAmoswapW: case Op::kAmoaddW: case Op::kAmoxorW:
-      case Op::kAmoandW: case Op::kAmoorW: case Op::kAmominW: case Op::kAmomaxW:
-      case Op::kAmominuW: case Op::kAmomaxuW:
-        sync_out();
-        execute_atomic(e);
-        sync_in();
+      SSDVP_ANY_LENGTH(kLrW): SSDVP_ANY_LENGTH(kScW): SSDVP_ANY_LENGTH(kAmoswapW):
+      SSDVP_ANY_LENGTH(kAmoaddW): SSDVP_ANY_LENGTH(kAmoxorW): SSDVP_ANY_LENGTH(kAmoandW):
+      SSDVP_ANY_LENGTH(kAmoorW): SSDVP_ANY_LENGTH(kAmominW): SSDVP_ANY_LENGTH(kAmomaxW):
+      SSDVP_ANY_LENGTH(kAmominuW): SSDVP_ANY_LENGTH(kAmomaxuW):
+        slow([&] { execute_atomic(e); });
         break;
-      case Op::kFlw: {
-        uint32_t value;
+      SSDVP_ANY_LENGTH(kFlw):
         if (!csrs.fpu_enabled()) {
-          sync_out();
-          raise_illegal_instruction();
-          sync_in();
-        } else if (load(e, 4, value)) {
-          f[e.rd] = value;
-          csrs.mark_fpu_dirty();
-          advance(e);
-        }
-        break;
-      }
-      case Op::kFsw:
-        if (!csrs.fpu_enabled()) {
-          sync_out();
-          raise_illegal_instruction();
-          sync_in();
+          slow([&] { raise_illegal_instruction(); });
         } else {
-          store(e, 4, f[e.rs2]);
+          const uint32_t step = e.halfwords();
+          load(e, 4, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
+            f[rd] = value;
+            csrs.mark_fpu_dirty();
+            ip += step;
+          });
         }
         break;
-      case Op::kFmaddS: case Op::kFmsubS: case Op::kFnmsubS: case Op::kFnmaddS:
-      case Op::kFaddS: case Op::kFsubS: case Op::kFmulS: case Op::kFdivS: case Op::kFsqrtS:
-      case Op::kFsgnjS: case Op::kFsgnjnS: case Op::kFsgnjxS: case Op::kFminS: case Op::kFmaxS:
-      case Op::kFcvtWS: case Op::kFcvtWuS: case Op::kFcvtSW: case Op::kFcvtSWu:
-      case Op::kFmvXW: case Op::kFmvWX: case Op::kFeqS: case Op::kFltS: case Op::kFleS:
-      case Op::kFclassS:
+      SSDVP_ANY_LENGTH(kFsw):
+        if (!csrs.fpu_enabled()) {
+          slow([&] { raise_illegal_instruction(); });
+        } else {
+          store(e, e.halfwords(), 4, f[e.rs2]);
+        }
+        break;
+      SSDVP_ANY_LENGTH(kFmaddS): SSDVP_ANY_LENGTH(kFmsubS): SSDVP_ANY_LENGTH(kFnmsubS):
+      SSDVP_ANY_LENGTH(kFnmaddS): SSDVP_ANY_LENGTH(kFaddS): SSDVP_ANY_LENGTH(kFsubS):
+      SSDVP_ANY_LENGTH(kFmulS): SSDVP_ANY_LENGTH(kFdivS): SSDVP_ANY_LENGTH(kFsqrtS):
+      SSDVP_ANY_LENGTH(kFsgnjS): SSDVP_ANY_LENGTH(kFsgnjnS): SSDVP_ANY_LENGTH(kFsgnjxS):
+      SSDVP_ANY_LENGTH(kFminS): SSDVP_ANY_LENGTH(kFmaxS): SSDVP_ANY_LENGTH(kFcvtWS):
+      SSDVP_ANY_LENGTH(kFcvtWuS): SSDVP_ANY_LENGTH(kFcvtSW): SSDVP_ANY_LENGTH(kFcvtSWu):
+      SSDVP_ANY_LENGTH(kFmvXW): SSDVP_ANY_LENGTH(kFmvWX): SSDVP_ANY_LENGTH(kFeqS):
+      SSDVP_ANY_LENGTH(kFltS): SSDVP_ANY_LENGTH(kFleS): SSDVP_ANY_LENGTH(kFclassS):
         if (execute_float(e)) {
-          advance(e);
+          ip += e.halfwords();
         } else {
-          sync_out();
-          raise_illegal_instruction();
-          sync_in();
+          slow([&] { raise_illegal_instruction(); });
         }
         break;
-      case Op::kCount:
       default:
         // fill_slot stores only decoded ops: telling the compiler so drops the jump table's
         // range test.
@@ -936,6 +985,10 @@ void Core::State::execute() {
   }
   sync_out();
 }
+
+#undef SSDVP_EACH_LENGTH
+#undef SSDVP_ANY_LENGTH
+#undef SSDVP_INLINE
 
 // ---------------------------------------------------------------------------------------------
 // Core

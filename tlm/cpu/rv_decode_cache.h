@@ -1,6 +1,8 @@
 // Decode cache of one hart: pre-decoded instructions keyed by address. Each 4 KiB code page owns
 // an array of 2048 slots (one per halfword, since compressed instructions are 2-byte aligned),
-// allocated on first execution and filled as instructions are first executed. A bitmap over all
+// allocated on first execution and filled as instructions are first executed. Two guard slots
+// follow them and stay undecoded, so code running off the page's end finds an undecoded slot
+// instead of the executor testing every step for the page's end. A bitmap over all
 // pages tells a store in one bit test whether it may hit decoded code.
 #pragma once
 
@@ -45,6 +47,8 @@ class DecodeCache {
  public:
   static constexpr unsigned kPageShift = 12;
   static constexpr uint32_t kSlotsPerPage = (1u << kPageShift) / 2;
+  // A 4-byte instruction in the last slot steps two slots past the end.
+  static constexpr uint32_t kGuardSlots = 2;
   static constexpr uint32_t kNoPage = ~0u;  // no page number (page numbers have 20 bits)
 
   DecodeCache();
@@ -52,7 +56,7 @@ class DecodeCache {
   static uint32_t page_of(uint32_t addr) { return addr >> kPageShift; }
   static uint32_t slot_of(uint32_t addr) { return (addr & ((1u << kPageShift) - 1)) >> 1; }
 
-  // The slots of a page, allocated (all kNotDecoded) on first use.
+  // The slots of a page and its guard slots, allocated (all kNotDecoded) on first use.
   CachedInstruction* page_slots(uint32_t page) {
     RecentPage& recent = recent_[page % kRecentPages];
     if (recent.page == page) return recent.slots;
@@ -72,7 +76,7 @@ class DecodeCache {
  private:
   static constexpr uint32_t kRecentPages = 64;
   struct Page {
-    std::array<CachedInstruction, kSlotsPerPage> slots{};
+    std::array<CachedInstruction, kSlotsPerPage + kGuardSlots> slots{};
   };
   struct RecentPage {
     uint32_t page = kNoPage;

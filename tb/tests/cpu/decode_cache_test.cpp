@@ -1,8 +1,8 @@
 // Decode cache: a hart's own stores into decoded code take effect (with or without fence.i),
 // including an instruction that straddles two pages; jumps and branches across pages and within
-// one land where they point; code changed from outside the hart needs flush_decode_cache();
-// loads and stores switching between direct regions reach each; revoked direct regions are asked
-// for again.
+// one land where they point, and straight-line code runs on into the next page; code changed
+// from outside the hart needs flush_decode_cache(); loads and stores switching between direct
+// regions reach each; revoked direct regions are asked for again.
 #include <cstdint>
 
 #include "tb/tests/cpu/core_fixture.h"
@@ -116,6 +116,32 @@ TEST_F(DecodeCacheTest, JumpsAndBranchesAcrossPagesLandOnTheirTargets) {
   EXPECT_EQ(core.reg(a0), 15u);
   EXPECT_EQ(core.reg(a3), 5u);
   EXPECT_EQ(core.reg(a2), 0u);
+}
+
+// Straight-line code that ends exactly at a page's end steps onto the page's first guard slot,
+// from a 4-byte and from a compressed instruction; it must go on at the next page's start.
+TEST_F(DecodeCacheTest, StraightLineCodeEndingAtAPageEndGoesOnInTheNextPage) {
+  const uint32_t done = kCode + 4 * kPrologueInstructions + 12;  // after one lui+addi pair
+  Program main = program();
+  main.li(t3, done);
+  main << jal(zero, static_cast<int32_t>(0x2FFC - main.here()));
+  ASSERT_EQ(main.here(), done);
+  main << jal(zero, 0);
+
+  Program wide_end(0x2FFC);
+  wide_end << addi(a0, a0, 1);  // the last 4 bytes of page 2
+  Program page3(0x3000);
+  page3 << addi(a0, a0, 2) << jal(zero, static_cast<int32_t>(0x3FFA - 0x3004));
+  Program compressed_end(0x3FFA);
+  compressed_end << addi(a0, a0, 4) << c_li(a1, 7);  // the c.li is the last 2 bytes of page 3
+  Program page4(0x4000);
+  page4 << addi(a0, a0, 8) << jalr(zero, t3, 0);
+  for (const Program* part : {&wide_end, &page3, &compressed_end, &page4}) load(*part);
+  start(main);
+  core.run(500);
+  EXPECT_EQ(core.pc(), done);
+  EXPECT_EQ(core.reg(a0), 15u);
+  EXPECT_EQ(core.reg(a1), 7u);
 }
 
 // Each direct load and store first tries the region the previous one used.
