@@ -20,8 +20,11 @@ void RegisterBank::add(uint32_t offset, std::string name, uint32_t reset_value, 
     throw std::runtime_error(fmt::format("{}: register '{}' at offset {:#x} is already declared as '{}'",
                                          owner_, name, offset, existing->second.name));
   }
-  registers_.emplace(offset, Register{std::move(name), reset_value, access, std::move(on_read),
-                                      std::move(on_write), reset_value});
+  auto added = registers_.emplace(offset, Register{std::move(name), reset_value, access,
+                                                   std::move(on_read), std::move(on_write),
+                                                   reset_value});
+  if (by_word_.size() <= offset / 4) by_word_.resize(offset / 4 + 1, nullptr);
+  by_word_[offset / 4] = &added.first->second;  // map nodes never move
 }
 
 RegisterBank::Register& RegisterBank::lookup(uint32_t offset) {
@@ -29,11 +32,11 @@ RegisterBank::Register& RegisterBank::lookup(uint32_t offset) {
 }
 
 const RegisterBank::Register& RegisterBank::lookup(uint32_t offset) const {
-  auto found = registers_.find(offset);
-  if (found == registers_.end()) {
+  const Register* found = find(offset);
+  if (found == nullptr) {
     throw std::runtime_error(fmt::format("{}: no register at offset {:#x}", owner_, offset));
   }
-  return found->second;
+  return *found;
 }
 
 uint32_t RegisterBank::get(uint32_t offset) const { return lookup(offset).value; }
@@ -51,13 +54,12 @@ void RegisterBank::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  auto found = address <= UINT32_MAX ? registers_.find(static_cast<uint32_t>(address))
-                                     : registers_.end();
-  if (found == registers_.end()) {
+  Register* found = find(address);
+  if (found == nullptr) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  Register& reg = found->second;
+  Register& reg = *found;
   if (trans.is_read()) {
     if (reg.access == Access::kWriteOnly) {
       trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -80,13 +82,13 @@ void RegisterBank::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
 
 unsigned RegisterBank::transport_dbg(tlm::tlm_generic_payload& trans) {
   const uint64_t address = trans.get_address();
-  if (trans.get_data_length() != 4 || address % 4 != 0 || address > UINT32_MAX) return 0;
-  auto found = registers_.find(static_cast<uint32_t>(address));
-  if (found == registers_.end()) return 0;
+  if (trans.get_data_length() != 4) return 0;
+  Register* found = find(address);
+  if (found == nullptr) return 0;
   if (trans.is_read()) {
-    std::memcpy(trans.get_data_ptr(), &found->second.value, 4);
+    std::memcpy(trans.get_data_ptr(), &found->value, 4);
   } else if (trans.is_write()) {
-    std::memcpy(&found->second.value, trans.get_data_ptr(), 4);
+    std::memcpy(&found->value, trans.get_data_ptr(), 4);
   } else {
     return 0;
   }

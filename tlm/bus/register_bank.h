@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -30,6 +31,11 @@ class RegisterBank {
 
   // `owner` names the peripheral in error messages.
   explicit RegisterBank(std::string owner);
+  // A copy would index the original's registers.
+  RegisterBank(const RegisterBank&) = delete;
+  RegisterBank& operator=(const RegisterBank&) = delete;
+  RegisterBank(RegisterBank&&) = default;
+  RegisterBank& operator=(RegisterBank&&) = default;
 
   // Throws std::runtime_error for a misaligned or already declared offset.
   void add(uint32_t offset, std::string name, uint32_t reset_value, Access access,
@@ -59,9 +65,17 @@ class RegisterBank {
 
   Register& lookup(uint32_t offset);
   const Register& lookup(uint32_t offset) const;
+  // The register at a bus offset, or nullptr.
+  Register* find(uint64_t offset) const {
+    const uint64_t word = offset / 4;
+    return offset % 4 == 0 && word < by_word_.size() ? by_word_[word] : nullptr;
+  }
 
   std::string owner_;
   std::map<uint32_t, Register> registers_;
+  // The registers by offset / 4 (nullptr where none is): every bus access looks one up, and a
+  // map search costs a pointer chase per level.
+  std::vector<Register*> by_word_;
 };
 
 }  // namespace ssdvp

@@ -62,7 +62,7 @@ void Router::map(const std::string& target_name, uint64_t base, uint64_t size,
   by_base_.push_back(Window{base, size, targets_.size() - 1});
   std::sort(by_base_.begin(), by_base_.end(),
             [](const Window& a, const Window& b) { return a.base < b.base; });
-  recent_window_ = 0;
+  recent_window_.fill(0);
 }
 
 void Router::trace_transactions(WaveWriter& waves, const std::string& scope) {
@@ -74,13 +74,14 @@ void Router::trace_transactions(WaveWriter& waves, const std::string& scope) {
 
 std::optional<size_t> Router::decode(uint64_t address, uint64_t length) const {
   if (by_base_.empty()) return std::nullopt;
-  const Window* window = &by_base_[recent_window_];
+  size_t& recent = recent_window_[(address >> kRecentBlockShift) % kRecentBlocks];
+  const Window* window = &by_base_[recent];
   if (address < window->base || address - window->base >= window->size) {
     auto after = std::upper_bound(by_base_.begin(), by_base_.end(), address,
                                   [](uint64_t value, const Window& w) { return value < w.base; });
     if (after == by_base_.begin()) return std::nullopt;
     window = &*std::prev(after);
-    recent_window_ = static_cast<size_t>(window - by_base_.data());
+    recent = static_cast<size_t>(window - by_base_.data());
   }
   const uint64_t offset = address - window->base;
   if (offset >= window->size || window->size - offset < length) return std::nullopt;

@@ -4,6 +4,7 @@
 // are forwarded to every master.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -73,9 +74,12 @@ class Router : public sc_core::sc_module {
 
   std::vector<Target> targets_;      // in initiator-socket slot order
   std::vector<Window> by_base_;      // sorted by base address
-  // The window of the last decode: accesses come in runs to one target (a hart polling a
-  // register, a DMA burst), so it is tried before the search.
-  mutable size_t recent_window_ = 0;
+  // The window each 64 KiB block of addresses last decoded to, tried before the search: a hart's
+  // accesses alternate between a few peripherals (each in a 64 KiB block of its own) and
+  // memories, and come in runs to each.
+  static constexpr unsigned kRecentBlockShift = 16;
+  static constexpr size_t kRecentBlocks = 16;
+  mutable std::array<size_t, kRecentBlocks> recent_window_{};
   WaveWriter* waves_ = nullptr;
 };
 

@@ -142,8 +142,9 @@ bool Hart::transport(tlm::tlm_command command, uint32_t addr, uint8_t* data, uin
   payload_.set_dmi_allowed(false);
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 
+  const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
   const uint64_t start_ps = current_ps();
-  sc_core::sc_time delay = local_offset();
+  sc_core::sc_time delay = from_ps(start_ps > now_ps ? start_ps - now_ps : 0);  // local_offset()
   socket->b_transport(payload_, delay);
   // A target may have waited (moving sc_time_stamp) instead of annotating: both count.
   const uint64_t end_ps = to_ps(sc_core::sc_time_stamp() + delay);

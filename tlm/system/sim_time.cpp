@@ -37,10 +37,6 @@ void use_picosecond_resolution() {
   done = true;
 }
 
-uint64_t to_ps(const sc_core::sc_time& time) {
-  return time.value();  // resolution is 1 ps (use_picosecond_resolution)
-}
-
 sc_core::sc_time from_ps(uint64_t ps) { return sc_core::sc_time::from_value(ps); }
 
 Clock::Clock(uint64_t hz, const char* what) : hz_(hz), whole_ps_per_cycle_(0) {
@@ -51,11 +47,7 @@ Clock::Clock(uint64_t hz, const char* what) : hz_(hz), whole_ps_per_cycle_(0) {
   if (kPsPerSecond % hz == 0) whole_ps_per_cycle_ = kPsPerSecond / hz;
 }
 
-uint64_t Clock::cycles_to_ps(uint64_t cycles) const {
-  uint64_t ps = 0;
-  if (whole_ps_per_cycle_ != 0 && !__builtin_mul_overflow(cycles, whole_ps_per_cycle_, &ps)) {
-    return ps;
-  }
+uint64_t Clock::fractional_cycles_to_ps(uint64_t cycles) const {
   return checked_narrow(static_cast<unsigned __int128>(cycles) * kPsPerSecond / hz_,
                         "simulated time in ps");
 }

@@ -13,7 +13,10 @@ namespace ssdvp {
 // std::runtime_error if the resolution was already fixed at another value.
 void use_picosecond_resolution();
 
-uint64_t to_ps(const sc_core::sc_time& time);
+// Inline: every bus access and model event converts times.
+inline uint64_t to_ps(const sc_core::sc_time& time) {
+  return time.value();  // the resolution is 1 ps (use_picosecond_resolution)
+}
 sc_core::sc_time from_ps(uint64_t ps);
 
 // A clock given in Hz: exact conversions between its cycles and picoseconds, also for clocks
@@ -24,8 +27,15 @@ class Clock {
   Clock(uint64_t hz, const char* what);
 
   uint64_t hz() const { return hz_; }
-  // Start time of cycle `cycles`, rounded down to the picosecond.
-  uint64_t cycles_to_ps(uint64_t cycles) const;
+  // Start time of cycle `cycles`, rounded down to the picosecond. Inline for the whole-period
+  // case, which every bus access takes.
+  uint64_t cycles_to_ps(uint64_t cycles) const {
+    uint64_t ps = 0;
+    if (whole_ps_per_cycle_ != 0 && !__builtin_mul_overflow(cycles, whole_ps_per_cycle_, &ps)) {
+      return ps;
+    }
+    return fractional_cycles_to_ps(cycles);
+  }
   sc_core::sc_time cycles_to_time(uint64_t cycles) const { return from_ps(cycles_to_ps(cycles)); }
   // Whole cycles elapsed in `ps`.
   uint64_t ps_to_cycles_floor(uint64_t ps) const;
@@ -36,6 +46,8 @@ class Clock {
   std::optional<uint64_t> first_ps_with_cycles(uint64_t cycles) const;
 
  private:
+  uint64_t fractional_cycles_to_ps(uint64_t cycles) const;
+
   uint64_t hz_;
   // The period when it is a whole number of picoseconds (800 MHz: 1250), else 0: the
   // conversions are then a multiply or a 64-bit divide instead of 128-bit arithmetic.
