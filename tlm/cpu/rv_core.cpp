@@ -791,8 +791,9 @@ void Core::State::execute() {
     [[maybe_unused]] const uint64_t start_retired = local_retired;
     local_cycle += op_costs[e.op_byte];
     ++local_retired;
-    const uint32_t a = x[e.rs1];
-    const uint32_t b = x[e.rs2];
+    // References: each case loads only the operands it uses.
+    const uint32_t& a = x[e.rs1];
+    const uint32_t& b = x[e.rs2];
     switch (e.op_byte) {
       case static_cast<uint8_t>(Op::kNotDecoded): {
         if (ip >= slots + DecodeCache::kSlotsPerPage) {
@@ -930,7 +931,16 @@ void Core::State::execute() {
       SSDVP_ANY_LENGTH(kMret):
         slow([&] { execute_mret(); });
         break;
-      SSDVP_ANY_LENGTH(kCsrrw): SSDVP_ANY_LENGTH(kCsrrs): SSDVP_ANY_LENGTH(kCsrrc):
+      SSDVP_ANY_LENGTH(kCsrrs):
+        if (e.rs1 == 0 && (static_cast<uint32_t>(e.imm) == csr::kMip ||
+                           static_cast<uint32_t>(e.imm) == csr::kMie)) {
+          x[e.rd] = static_cast<uint32_t>(e.imm) == csr::kMip ? csrs.mip() : csrs.mie();
+          ip += e.halfwords();
+          break;
+        }
+        slow([&] { execute_csr(e); });
+        break;
+      SSDVP_ANY_LENGTH(kCsrrw): SSDVP_ANY_LENGTH(kCsrrc):
       SSDVP_ANY_LENGTH(kCsrrwi): SSDVP_ANY_LENGTH(kCsrrsi): SSDVP_ANY_LENGTH(kCsrrci):
         slow([&] { execute_csr(e); });
         break;

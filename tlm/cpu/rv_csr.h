@@ -82,6 +82,10 @@ class CsrFile {
   // by mstatus.MIE. Priority: MEI > MSI > MTI.
   int interrupt_to_take() const;
   bool pending_and_enabled() const { return (mip_ & mie_) != 0; }
+  // The interrupt CSRs firmware polls. Reading them needs no counters and changes nothing, so
+  // the executor serves `csrr` of them without leaving its loop.
+  uint32_t mip() const { return mip_; }
+  uint32_t mie() const { return mie_; }
 
   // Floating-point state for the executor (CSR instructions go through read()/write()).
   bool fpu_enabled() const { return (mstatus_ & csr::kMstatusFs) != 0; }
