@@ -95,17 +95,22 @@ static void call(const struct irq_binding *binding, unsigned hart) {
   binding->handler(hart, binding->context);
 }
 
-/* Serves every source the controller lets this hart claim, lowest number first. */
+/* Serves every source the controller lets this hart claim, lowest number first. The
+ * controller drops MEIP as it completes the last one, so mip tells whether to claim again: a
+ * CSR read, where a claim that finds nothing would be a bus read. */
 static void serve_external(unsigned hart) {
   uintptr_t claim = MM_INTC_BASE + INTC_CLAIM(hart);
-  for (uint32_t source = mmio_read32(claim); source != IRQ_SRC_NONE;
-       source = mmio_read32(claim)) {
+  do {
+    uint32_t source = mmio_read32(claim);
+    if (source == IRQ_SRC_NONE) {
+      return; /* another hart claimed it */
+    }
     if (source >= IRQ_SRC_COUNT) {
       system_fault();
     }
     call(&source_bindings[source], hart);
     mmio_write32(claim, source);
-  }
+  } while ((csr_read(mip) & MIP_MEIP) != 0);
 }
 
 /* Serves the interrupts set in `pending` (mip bits). Out of line: irq_poll's check stays free of

@@ -684,20 +684,25 @@ void Core::State::execute() {
     page_base = target & ~(kPageBytes - 1);
     ip = slots + DecodeCache::slot_of(target);
   };
-  // Members are the truth while slow code runs (bus callbacks read cycles() and pc()).
+  // Members are the truth while slow code runs (bus callbacks read cycles() and pc()). The loop
+  // counts an instruction as retired when it ends; the members count the one in progress (a
+  // trap takes it back).
   auto sync_out = [&]() SSDVP_INLINE {
     pc = local_pc();
     cycle = local_cycle;
-    retired = local_retired;
+    retired = local_retired + 1;
   };
   auto sync_in = [&]() SSDVP_INLINE {
     // Slow code may have trapped, flushed the decode cache or ended the batch.
     enter(pc);
     local_cycle = cycle;
-    local_retired = retired;
+    local_retired = retired - 1;
     local_cycle_limit = cycle_limit;
   };
-  sync_in();
+  enter(pc);
+  local_cycle = cycle;
+  local_retired = retired;
+  local_cycle_limit = cycle_limit;
   auto jump_by = [&](int32_t offset) SSDVP_INLINE {
     const uint32_t index = static_cast<uint32_t>(ip - slots) + static_cast<uint32_t>(offset >> 1);
     if (index < DecodeCache::kSlotsPerPage) {
@@ -783,27 +788,26 @@ void Core::State::execute() {
   };
 
   while (local_cycle < local_cycle_limit) {
-    // A copy: a store or a flush from a bus callback may clear the slot while it executes.
     // Slow paths may clear the slot: they read what they need of it before they run.
     const CachedInstruction& e = *ip;
     [[maybe_unused]] const uint32_t start_pc = kHooks ? local_pc() : 0;
     [[maybe_unused]] const uint64_t start_cycle = local_cycle;
     [[maybe_unused]] const uint64_t start_retired = local_retired;
     local_cycle += op_costs[e.op_byte];
-    ++local_retired;
     // References: each case loads only the operands it uses.
     const uint32_t& a = x[e.rs1];
     const uint32_t& b = x[e.rs2];
     switch (e.op_byte) {
       case static_cast<uint8_t>(Op::kNotDecoded): {
         if (ip >= slots + DecodeCache::kSlotsPerPage) {
-          --local_retired;
           enter(local_pc());  // a guard slot: straight-line code went on into the next page
           continue;
         }
+        // Nothing retires: the fill takes back the count, a fetch fault's trap does too.
         slow([&] {
           if (fill_slot(pc)) --retired;
         });
+        ++local_retired;
         continue;  // execute the freshly decoded slot (or the trap handler)
       }
       SSDVP_ANY_LENGTH(kIllegal):
@@ -931,15 +935,16 @@ void Core::State::execute() {
       SSDVP_ANY_LENGTH(kMret):
         slow([&] { execute_mret(); });
         break;
-      SSDVP_ANY_LENGTH(kCsrrs):
-        if (e.rs1 == 0 && (static_cast<uint32_t>(e.imm) == csr::kMip ||
-                           static_cast<uint32_t>(e.imm) == csr::kMie)) {
-          x[e.rd] = static_cast<uint32_t>(e.imm) == csr::kMip ? csrs.mip() : csrs.mie();
+      SSDVP_ANY_LENGTH(kCsrrs): {
+        uint32_t value = 0;
+        if (e.rs1 == 0 && csrs.read_plain(static_cast<uint32_t>(e.imm), value)) {
+          x[e.rd] = value;
           ip += e.halfwords();
           break;
         }
         slow([&] { execute_csr(e); });
         break;
+      }
       SSDVP_ANY_LENGTH(kCsrrw): SSDVP_ANY_LENGTH(kCsrrc):
       SSDVP_ANY_LENGTH(kCsrrwi): SSDVP_ANY_LENGTH(kCsrrsi): SSDVP_ANY_LENGTH(kCsrrci):
         slow([&] { execute_csr(e); });
@@ -992,8 +997,11 @@ void Core::State::execute() {
       sync_out();
       after_instruction(start_pc, start_cycle, start_retired);
     }
+    ++local_retired;
   }
-  sync_out();
+  pc = local_pc();
+  cycle = local_cycle;
+  retired = local_retired;
 }
 
 #undef SSDVP_EACH_LENGTH

@@ -82,10 +82,17 @@ class CsrFile {
   // by mstatus.MIE. Priority: MEI > MSI > MTI.
   int interrupt_to_take() const;
   bool pending_and_enabled() const { return (mip_ & mie_) != 0; }
-  // The interrupt CSRs firmware polls. Reading them needs no counters and changes nothing, so
-  // the executor serves `csrr` of them without leaving its loop.
-  uint32_t mip() const { return mip_; }
-  uint32_t mie() const { return mie_; }
+  // The CSRs firmware reads on its hot paths whose reads need no counters, no FPU check and
+  // change nothing (mip, mie, mhartid), so the executor serves `csrr` of them without leaving its
+  // loop. False for any other CSR.
+  bool read_plain(uint32_t address, uint32_t& value) const {
+    switch (address) {
+      case csr::kMip: value = mip_; return true;
+      case csr::kMie: value = mie_; return true;
+      case csr::kMhartid: value = hart_id_; return true;
+      default: return false;
+    }
+  }
 
   // Floating-point state for the executor (CSR instructions go through read()/write()).
   bool fpu_enabled() const { return (mstatus_ & csr::kMstatusFs) != 0; }
