@@ -181,10 +181,8 @@ struct Core::State {
     return nullptr;
   }
   // The region of an aligned access that missed `window`, which then covers it when it can.
-  // Out of line, so the loop's load and store paths stay small enough to inline.
-  __attribute__((noinline)) const DirectRegion* refill_window(DirectRegion& window, uint32_t addr,
-                                                              uint32_t len,
-                                                              bool DirectRegion::*permission) {
+  const DirectRegion* refill_window(DirectRegion& window, uint32_t addr, uint32_t len,
+                                    bool DirectRegion::*permission) {
     const DirectRegion* region = find_region(addr, len, permission);
     if (region != nullptr && ((region->base | region->size) & 3u) == 0) window = *region;
     return region;
@@ -388,6 +386,7 @@ bool Core::State::write_data(uint32_t addr, uint32_t len, uint32_t value) {
 }
 
 std::optional<uint32_t> Core::State::read_for_load(uint32_t addr, uint32_t len) {
+  if ((addr & (len - 1)) == 0) refill_window(read_window, addr, len, &DirectRegion::readable);
   uint32_t value = 0;
   if (!read_slow(addr, len, value)) {
     raise_exception(kLoadAccessFault, addr);
@@ -398,6 +397,7 @@ std::optional<uint32_t> Core::State::read_for_load(uint32_t addr, uint32_t len) 
 }
 
 bool Core::State::write_for_store(uint32_t addr, uint32_t len, uint32_t value) {
+  if ((addr & (len - 1)) == 0) refill_window(write_window, addr, len, &DirectRegion::writable);
   if (!write_data(addr, len, value)) {
     raise_exception(kStoreAccessFault, addr);
     return false;
@@ -717,21 +717,17 @@ void Core::State::execute() {
   };
   // Loads len bytes at rs1 + imm and hands `finish` the destination register and the value,
   // zero-extended; a trap skips it. The slow path reads rd first: it may clear the slot.
+  // The window tests are the loop's whole memory fast path: a miss goes out of line (which
+  // refills the window), so no value has to outlive a call and stay in memory.
   auto load = [&](const CachedInstruction& e, uint32_t len, auto&& finish) SSDVP_INLINE {
     const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
-    if ((addr & (len - 1)) == 0) {
-      const DirectRegion* region = &read_window;
-      if (addr - region->base >= region->size) {
-        region = refill_window(read_window, addr, len, &DirectRegion::readable);
-      }
-      if (region != nullptr) {
-        uint32_t value = 0;
-        std::memcpy(&value, region->host + (addr - region->base), len);
-        local_cycle += region->read_cycles;
-        ++loads;
-        finish(e.rd, value);
-        return;
-      }
+    if ((addr & (len - 1)) == 0 && addr - read_window.base < read_window.size) {
+      uint32_t value = 0;
+      std::memcpy(&value, read_window.host + (addr - read_window.base), len);
+      local_cycle += read_window.read_cycles;
+      ++loads;
+      finish(e.rd, value);
+      return;
     }
     const uint8_t rd = e.rd;
     sync_out();
@@ -748,27 +744,23 @@ void Core::State::execute() {
   auto store = [&](const CachedInstruction& e, uint32_t step, uint32_t len,
                    uint32_t value) SSDVP_INLINE {
     const uint32_t addr = x[e.rs1] + static_cast<uint32_t>(e.imm);
-    const DirectRegion* region = nullptr;
-    if ((addr & (len - 1)) == 0) {
-      region = &write_window;
-      if (addr - region->base >= region->size) {
-        region = refill_window(write_window, addr, len, &DirectRegion::writable);
-      }
-    }
-    if (region == nullptr) {
+    if ((addr & (len - 1)) != 0 || addr - write_window.base >= write_window.size) {
       sync_out();
       if (write_for_store(addr, len, value)) pc += 2 * step;
       sync_in();
       return;
     }
-    std::memcpy(region->host + (addr - region->base), &value, len);
-    local_cycle += region->write_cycles;
+    uint8_t* const target = write_window.host + (addr - write_window.base);
+    std::memcpy(target, &value, len);
+    local_cycle += write_window.write_cycles;
     ++stores;
     reservations.on_store(hart_id, addr, len);
     ip += step;
     if (aligned_store_watched(addr)) {
+      uint32_t stored = 0;  // read back: keeping `value` for this rare path would spill it
+      std::memcpy(&stored, target, len);
       sync_out();
-      after_store(addr, len, value);
+      after_store(addr, len, stored);
       sync_in();
     }
   };
