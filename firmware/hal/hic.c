@@ -12,6 +12,7 @@ struct hic_rings {
   hic_event_t *events;
   uint32_t event_mask;
   uint32_t event_head;
+  uint32_t event_head_released; /* last EVQ_HEAD written */
   uint32_t event_tail_seen; /* last EVQ_TAIL read: saves a register read per event */
   hic_request_t *requests;
   uint32_t request_mask;
@@ -58,6 +59,7 @@ void hic_start(hic_event_t *event_ring, uint32_t event_entries, hic_request_t *r
   rings.events = event_ring;
   rings.event_mask = event_entries - 1u;
   rings.event_head = 0;
+  rings.event_head_released = 0;
   rings.event_tail_seen = 0;
   event_signalled = false;
   rings.requests = request_ring;
@@ -95,8 +97,15 @@ bool hic_next_event(hic_event_t *event) {
   mmio_fence();
   *event = rings.events[rings.event_head];
   rings.event_head = (rings.event_head + 1u) & rings.event_mask;
-  mmio_fence();
-  hic_write(HIC_EVQ_HEAD, rings.event_head);
+  /* Entries go back to the HIC an eighth of the ring at a time: a register write per batch
+   * instead of per event. The firmware reads events as they come, so the HIC still finds room
+   * unless events pile up unread, as before. */
+  if (((rings.event_head - rings.event_head_released) & rings.event_mask) >=
+      (rings.event_mask + 1u) / 8u) {
+    rings.event_head_released = rings.event_head;
+    mmio_fence();
+    hic_write(HIC_EVQ_HEAD, rings.event_head);
+  }
   return true;
 }
 

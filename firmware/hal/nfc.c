@@ -15,6 +15,7 @@ struct nfc_rings {
   nfc_completion_t *completions;
   uint32_t completion_mask;
   uint32_t completion_head;
+  uint32_t completion_head_released; /* last CQ_HEAD written */
   nfc_completion_handler_t handler;
   void *context;
 };
@@ -65,6 +66,7 @@ void nfc_start(nfc_desc_t *descriptor_ring, uint32_t descriptor_entries,
   rings.completions = completion_ring;
   rings.completion_mask = completion_entries - 1u;
   rings.completion_head = 0;
+  rings.completion_head_released = 0;
   rings.handler = handler;
   rings.context = context;
 
@@ -103,10 +105,16 @@ uint32_t nfc_poll(void) {
       ++consumed;
       rings.handler(&completion, rings.context);
     }
-    /* One head write frees the whole batch. A completion posted after the tail was read raises
-     * the interrupt again (the handler acknowledged it first), so the tail is not read twice. */
-    mmio_fence();
-    nfc_write(NFC_CQ_HEAD, rings.completion_head);
+    /* One head write frees the entries of several polls: an eighth of the ring at a time. The
+     * firmware takes completions as they come, so the NFC still finds room unless they pile up
+     * untaken, as before. A completion posted after the tail was read raises the interrupt
+     * again (the handler acknowledged it first), so the tail is not read twice. */
+    if (((rings.completion_head - rings.completion_head_released) & rings.completion_mask) >=
+        (rings.completion_mask + 1u) / 8u) {
+      rings.completion_head_released = rings.completion_head;
+      mmio_fence();
+      nfc_write(NFC_CQ_HEAD, rings.completion_head);
+    }
   }
   irq_restore(saved);
   return consumed;
