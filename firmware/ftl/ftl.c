@@ -712,7 +712,7 @@ void ftl_run(void) {
     }
     advance_flush();
     bool busy = flush_waiting_tps();
-    gc_consider(host_idle(), ftl.host_blocked);
+    gc_consider(ftl.host_blocked);
     busy |= task_run_ready();
     /* Another turn only when its later steps left work for the earlier ones: a turn costs every
      * check above, and most events need just one. */
@@ -838,7 +838,8 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
                      .tp_count = ftl.tp_count,
                      .filler_page = ftl.filler_slot,
                      .take_record = take_record,
-                     .record_available = record_available};
+                     .record_available = record_available,
+                     .host_idle = host_idle};
   fits &= gc_init(&gc_env, sram);
   ftl.event_ring = (hic_event_t *)arena_alloc_aligned(
       sram, "hic_event_ring", HIC_RING_ENTRIES * (uint32_t)sizeof(hic_event_t), HIC_EVENT_BYTES);

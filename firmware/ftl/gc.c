@@ -128,8 +128,7 @@ static void begin_victim(uint32_t victim, bool wear_levelling, bool rescue) {
  * is below the foreground threshold), then background GC while the host is idle. Out of line:
  * gc_consider's check, made on every turn of the main loop, stays free of the register saves
  * this needs. */
-static __attribute__((noinline)) void start_job(bool host_idle, bool host_blocked,
-                                                bool below_background) {
+static __attribute__((noinline)) void start_job(bool host_blocked, bool below_background) {
   bool foreground = host_blocked || pools_low(env.boot->ftl_gc_foreground_free);
   uint32_t victim = block_take_rescue(env.blocks, false);
   bool rescue = victim != BLOCK_NONE;
@@ -137,7 +136,7 @@ static __attribute__((noinline)) void start_job(bool host_idle, bool host_blocke
   if (!rescue) {
     victim = wear_levelling_victim();
   }
-  if (victim == BLOCK_NONE && (foreground || (host_idle && below_background))) {
+  if (victim == BLOCK_NONE && (foreground || (below_background && env.host_idle()))) {
     wear_levelling = false;
     victim = policy_victim();
   }
@@ -155,14 +154,14 @@ static __attribute__((noinline)) void start_job(bool host_idle, bool host_blocke
   task_schedule(&gc.task);
 }
 
-void gc_consider(bool host_idle, bool host_blocked) {
+void gc_consider(bool host_blocked) {
   if (gc.stage != GC_IDLE) {
     return;
   }
   bool wear_due = gc.wear_changed && env.boot->ftl_wl_static_spread != 0;
   bool below_background = pools_low(env.boot->ftl_gc_background_free);
   if (wear_due || host_blocked || below_background || env.blocks->rescues_due != 0) {
-    start_job(host_idle, host_blocked, below_background);
+    start_job(host_blocked, below_background);
   }
 }
 

@@ -41,13 +41,14 @@ typedef struct gc_env {
   uint8_t *filler_page; /* a page of padding */
   flash_op_t *(*take_record)(flash_done_fn done, void *owner);
   bool (*record_available)(void);
+  bool (*host_idle)(void); /* no host work waits or runs: background GC may start */
 } gc_env_t;
 
 /* Takes the batch buffers from the arena; false when they do not fit. */
 bool gc_init(const gc_env_t *env, arena_t *arena);
 
 /* Starts a job when one is due and none runs. host_blocked: host data waits for a group. */
-void gc_consider(bool host_idle, bool host_blocked);
+void gc_consider(bool host_blocked);
 
 /* No job runs (a parked partial wordline may wait for the next one). */
 bool gc_idle(void);
