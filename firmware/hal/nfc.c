@@ -48,12 +48,15 @@ nand_geometry_t nfc_geometry(void) {
   return geometry;
 }
 
+static uint32_t take_completions(void);
+
 static void on_interrupt(unsigned hart_id, void *context) {
   (void)hart_id;
   (void)context;
-  /* Acknowledged before the ring is read: a completion posted meanwhile raises it again. */
+  /* Acknowledged before the ring is read: a completion posted meanwhile raises it again.
+   * Handlers run with interrupts disabled, so the ring is read without nfc_poll's guard. */
   nfc_write(NFC_IRQ_STATUS, NFC_IRQ_COMPLETION);
-  nfc_poll();
+  take_completions();
 }
 
 void nfc_start(nfc_desc_t *descriptor_ring, uint32_t descriptor_entries,
@@ -93,8 +96,8 @@ void nfc_submit(const nfc_desc_t *descriptor) {
   nfc_write(NFC_SQ_TAIL, next);
 }
 
-uint32_t nfc_poll(void) {
-  uint32_t saved = irq_save_disable();
+/* Hands every completion posted so far to the handler; interrupts must be disabled. */
+static uint32_t take_completions(void) {
   uint32_t consumed = 0;
   uint32_t tail = nfc_read(NFC_CQ_TAIL);
   if (rings.completion_head != tail) {
@@ -116,6 +119,12 @@ uint32_t nfc_poll(void) {
       nfc_write(NFC_CQ_HEAD, rings.completion_head);
     }
   }
+  return consumed;
+}
+
+uint32_t nfc_poll(void) {
+  uint32_t saved = irq_save_disable();
+  uint32_t consumed = take_completions();
   irq_restore(saved);
   return consumed;
 }
