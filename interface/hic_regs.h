@@ -14,7 +14,7 @@
 
 #define HIC_EVQ_BASE 0x40u      /* RW: address of the event ring */
 #define HIC_EVQ_ENTRIES 0x44u   /* RW: ring size, a power of two */
-#define HIC_EVQ_HEAD 0x48u      /* RW: index after the last event the firmware consumed */
+#define HIC_EVQ_HEAD 0x48u      /* RW: index after the last event the firmware gave back */
 #define HIC_EVQ_TAIL 0x4Cu      /* RO: index after the last event posted */
 #define HIC_RQ_BASE 0x50u       /* RW: address of the request ring */
 #define HIC_RQ_ENTRIES 0x54u    /* RW: ring size, a power of two */

@@ -24,7 +24,7 @@
 #define NFC_SQ_HEAD 0x4Cu    /* RO: index of the next descriptor the NFC fetches */
 #define NFC_CQ_BASE 0x50u    /* RW: address of the completion ring */
 #define NFC_CQ_ENTRIES 0x54u /* RW: ring size in completions, a power of two */
-#define NFC_CQ_HEAD 0x58u    /* RW: index after the last completion the firmware consumed */
+#define NFC_CQ_HEAD 0x58u    /* RW: index after the last completion the firmware gave back */
 #define NFC_CQ_TAIL 0x5Cu    /* RO: index after the last completion posted */
 #define NFC_IRQ_STATUS 0x60u /* R/W1C: NFC_IRQ_COMPLETION */
 #define NFC_IRQ_ENABLE 0x64u /* RW */
