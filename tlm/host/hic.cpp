@@ -559,12 +559,14 @@ void Hic::run_due_actions() {
 template <typename Describe>
 bool Hic::dma_access(tlm::tlm_command command, uint32_t address, void* data, unsigned length,
                      sc_core::sc_time& delay, const Describe& what) {
-  tlm::tlm_generic_payload trans;
+  tlm::tlm_generic_payload& trans = dma_payload_;
   trans.set_command(command);
   trans.set_address(address);
   trans.set_data_ptr(static_cast<unsigned char*>(data));
   trans.set_data_length(length);
   trans.set_streaming_width(length);
+  trans.set_byte_enable_ptr(nullptr);
+  trans.set_dmi_allowed(false);
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   dma->b_transport(trans, delay);
   if (trans.is_response_ok()) return true;

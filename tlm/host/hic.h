@@ -176,6 +176,9 @@ class Hic : public sc_core::sc_module {
   std::deque<hic_event_t> pending_events_;
 
   std::map<std::pair<uint64_t, uint64_t>, std::function<void()>> actions_;  // (time, sequence)
+  // Every DMA reuses one payload: constructing one allocates its extension array. DMAs never
+  // overlap, as the memories answer without waiting.
+  tlm::tlm_generic_payload dma_payload_;
   uint64_t action_sequence_ = 0;
   sc_core::sc_event action_event_;
   sc_core::sc_event enabled_event_;
