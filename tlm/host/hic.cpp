@@ -1,5 +1,6 @@
 #include "tlm/host/hic.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -541,18 +542,22 @@ void Hic::complete(uint32_t cmd_id, const hic_request_t& request) {
 void Hic::at(uint64_t time_ps, std::function<void()> action) {
   const uint64_t now = now_ps();
   const uint64_t when = std::max(time_ps, now);
-  actions_.emplace(std::make_pair(when, action_sequence_++), std::move(action));
+  actions_.push_back(TimedAction{when, action_sequence_++, std::move(action)});
+  std::push_heap(actions_.begin(), actions_.end(), std::greater<>());
   // A pending later notification is replaced by this earlier one; an earlier one stays.
   action_event_.notify(from_ps(when - now));
 }
 
 void Hic::run_due_actions() {
-  while (!failed_ && !actions_.empty() && actions_.begin()->first.first <= now_ps()) {
-    auto node = actions_.extract(actions_.begin());
-    node.mapped()();
+  while (!failed_ && !actions_.empty() && actions_.front().time_ps <= now_ps()) {
+    // Taken off the heap before it runs: the action may schedule others.
+    std::pop_heap(actions_.begin(), actions_.end(), std::greater<>());
+    const std::function<void()> run = std::move(actions_.back().run);
+    actions_.pop_back();
+    run();
   }
   if (!failed_ && !actions_.empty()) {
-    action_event_.notify(from_ps(actions_.begin()->first.first - now_ps()));
+    action_event_.notify(from_ps(actions_.front().time_ps - now_ps()));
   }
 }
 

@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -175,7 +174,17 @@ class Hic : public sc_core::sc_module {
   uint32_t busy_slots_ = 0;
   std::deque<hic_event_t> pending_events_;
 
-  std::map<std::pair<uint64_t, uint64_t>, std::function<void()>> actions_;  // (time, sequence)
+  // Timed actions, a min-heap on (time, sequence): a heap in a vector allocates no node per
+  // action, as a map does.
+  struct TimedAction {
+    uint64_t time_ps;
+    uint64_t sequence;
+    std::function<void()> run;
+    bool operator>(const TimedAction& other) const {
+      return time_ps != other.time_ps ? time_ps > other.time_ps : sequence > other.sequence;
+    }
+  };
+  std::vector<TimedAction> actions_;
   // Every DMA reuses one payload: constructing one allocates its extension array. DMAs never
   // overlap, as the memories answer without waiting.
   tlm::tlm_generic_payload dma_payload_;
