@@ -3,6 +3,7 @@
 #include "hal/csr.h"
 #include "hal/irq.h"
 #include "hal/mmio.h"
+#include "hal/ring.h"
 #include "hic_regs.h"
 #include "memory_map.h"
 
@@ -97,11 +98,7 @@ bool hic_next_event(hic_event_t *event) {
   mmio_fence();
   *event = rings.events[rings.event_head];
   rings.event_head = (rings.event_head + 1u) & rings.event_mask;
-  /* Entries go back to the HIC an eighth of the ring at a time: a register write per batch
-   * instead of per event. The firmware reads events as they come, so the HIC still finds room
-   * unless events pile up unread, as before. */
-  if (((rings.event_head - rings.event_head_released) & rings.event_mask) >=
-      (rings.event_mask + 1u) / 8u) {
+  if (ring_release_due(rings.event_head, rings.event_head_released, rings.event_mask)) {
     rings.event_head_released = rings.event_head;
     mmio_fence();
     hic_write(HIC_EVQ_HEAD, rings.event_head);

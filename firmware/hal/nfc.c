@@ -2,6 +2,7 @@
 
 #include "hal/irq.h"
 #include "hal/mmio.h"
+#include "hal/ring.h"
 #include "memory_map.h"
 #include "nfc_regs.h"
 
@@ -108,12 +109,10 @@ static uint32_t take_completions(void) {
       ++consumed;
       rings.handler(&completion, rings.context);
     }
-    /* One head write frees the entries of several polls: an eighth of the ring at a time. The
-     * firmware takes completions as they come, so the NFC still finds room unless they pile up
-     * untaken, as before. A completion posted after the tail was read raises the interrupt
-     * again (the handler acknowledged it first), so the tail is not read twice. */
-    if (((rings.completion_head - rings.completion_head_released) & rings.completion_mask) >=
-        (rings.completion_mask + 1u) / 8u) {
+    /* A completion posted after the tail was read raises the interrupt again (the handler
+     * acknowledged it first), so the tail is not read twice. */
+    if (ring_release_due(rings.completion_head, rings.completion_head_released,
+                         rings.completion_mask)) {
       rings.completion_head_released = rings.completion_head;
       mmio_fence();
       nfc_write(NFC_CQ_HEAD, rings.completion_head);

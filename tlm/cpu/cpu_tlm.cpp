@@ -20,6 +20,11 @@ const char* state_name(Hart::State state) {
   return "unknown";
 }
 
+// How far the hart's local time runs ahead of the kernel's (zero when it does not).
+sc_core::sc_time lead(uint64_t hart_ps, uint64_t now_ps) {
+  return from_ps(hart_ps > now_ps ? hart_ps - now_ps : 0);
+}
+
 }  // namespace
 
 Hart::Hart(sc_core::sc_module_name name, uint32_t hart_id, const CpuConfig& cpu,
@@ -60,9 +65,7 @@ uint64_t Hart::current_ps() const {
 }
 
 sc_core::sc_time Hart::local_offset() const {
-  const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
-  const uint64_t hart_ps = current_ps();
-  return from_ps(hart_ps > now_ps ? hart_ps - now_ps : 0);
+  return lead(current_ps(), to_ps(sc_core::sc_time_stamp()));
 }
 
 void Hart::reanchor() {
@@ -144,7 +147,7 @@ bool Hart::transport(tlm::tlm_command command, uint32_t addr, uint8_t* data, uin
 
   const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
   const uint64_t start_ps = current_ps();
-  sc_core::sc_time delay = from_ps(start_ps > now_ps ? start_ps - now_ps : 0);  // local_offset()
+  sc_core::sc_time delay = lead(start_ps, now_ps);  // local_offset(), sharing start_ps
   socket->b_transport(payload_, delay);
   // A target may have waited (moving sc_time_stamp) instead of annotating: both count.
   const uint64_t end_ps = to_ps(sc_core::sc_time_stamp() + delay);

@@ -180,12 +180,13 @@ struct Core::State {
     }
     return nullptr;
   }
-  // The region of an aligned access that missed `window`, which then covers it when it can.
-  const DirectRegion* refill_window(DirectRegion& window, uint32_t addr, uint32_t len,
-                                    bool DirectRegion::*permission) {
+  // Points `window` at the region of an aligned access that missed it, when the region can serve
+  // as a window; misaligned accesses leave it alone.
+  void refill_window(DirectRegion& window, uint32_t addr, uint32_t len,
+                     bool DirectRegion::*permission) {
+    if ((addr & (len - 1)) != 0) return;
     const DirectRegion* region = find_region(addr, len, permission);
     if (region != nullptr && ((region->base | region->size) & 3u) == 0) window = *region;
-    return region;
   }
   void clear_windows() {
     read_window = DirectRegion{};
@@ -386,7 +387,7 @@ bool Core::State::write_data(uint32_t addr, uint32_t len, uint32_t value) {
 }
 
 std::optional<uint32_t> Core::State::read_for_load(uint32_t addr, uint32_t len) {
-  if ((addr & (len - 1)) == 0) refill_window(read_window, addr, len, &DirectRegion::readable);
+  refill_window(read_window, addr, len, &DirectRegion::readable);
   uint32_t value = 0;
   if (!read_slow(addr, len, value)) {
     raise_exception(kLoadAccessFault, addr);
@@ -397,7 +398,7 @@ std::optional<uint32_t> Core::State::read_for_load(uint32_t addr, uint32_t len) 
 }
 
 bool Core::State::write_for_store(uint32_t addr, uint32_t len, uint32_t value) {
-  if ((addr & (len - 1)) == 0) refill_window(write_window, addr, len, &DirectRegion::writable);
+  refill_window(write_window, addr, len, &DirectRegion::writable);
   if (!write_data(addr, len, value)) {
     raise_exception(kStoreAccessFault, addr);
     return false;
