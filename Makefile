@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= 2
 SCENARIO ?=
 
-.PHONY: all bootstrap configure build run test bench sanitize test-sanitize clean
+.PHONY: all bootstrap configure build run test bench params-table sanitize test-sanitize clean
 
 all: build
 
@@ -22,6 +22,10 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD_DIR) -j $(JOBS) --output-on-failure
+
+# README's parameter table, from the scenario registry (after adding or changing a key).
+params-table: build
+	@scripts/update-params-table $(BUILD_DIR)
 
 bench: build
 	@scripts/run-benches $(BUILD_DIR)

@@ -14,6 +14,7 @@
 #include "hal/nfc.h"
 #include "hal/system.h"
 #include "lib/arena.h"
+#include "lib/metrics.h"
 #include "memory_map.h"
 
 #define FIRMWARE_VERSION "0.1"
@@ -22,6 +23,11 @@
 #define MIB (1024u * 1024u)
 
 static uint32_t harts_online;
+
+/* The boot-config layout this image reads: the platform refuses to run an image built against
+ * another interface/boot_config.h, naming both versions. Volatile, and read below, so that
+ * neither link-time optimisation nor section garbage collection drops it. */
+const volatile uint32_t fw_boot_config_version = BOOT_CONFIG_VERSION;
 
 /* The statistics block the platform reads (interface/fw_stats.h). */
 fw_stats_t fw_stats;
@@ -35,9 +41,12 @@ static const char *const scheme_names[BOOT_SCHEME_COUNT] = BOOT_SCHEME_NAMES;
 /* Stops the run when the platform wrote a boot config this firmware cannot use. */
 static void check_boot_config(const boot_config_t *config) {
   const char *problem = 0;
-  if (config->version != BOOT_CONFIG_VERSION) {
-    problem = "version";
-  } else if (config->size_bytes < sizeof(boot_config_t)) {
+  if (config->version != fw_boot_config_version) {
+    fw_printf("boot config: the platform wrote version %u, this image reads version %u\n",
+              (unsigned)config->version, (unsigned)fw_boot_config_version);
+    system_exit(FW_EXIT_BAD_BOOT_CONFIG);
+  }
+  if (config->size_bytes < sizeof(boot_config_t)) {
     problem = "size_bytes";
   } else if (config->hart_count == 0 || config->hart_count > MM_MAX_HARTS) {
     problem = "hart_count";
@@ -110,6 +119,7 @@ static void print_breakdown(const boot_config_t *config) {
 static void serve(const boot_config_t *config) {
   fw_stats.magic = FW_STATS_MAGIC;
   fw_stats.version = FW_STATS_VERSION;
+  metrics_init(&fw_stats);
   if (!nfc_present()) {
     fw_printf("ftl: no NAND flash controller at %#x\n", (unsigned)MM_NFC_BASE);
     system_exit(FW_EXIT_NO_NFC);
@@ -136,12 +146,14 @@ static void serve(const boot_config_t *config) {
   arena_init(&dram_arena, (void *)MM_DRAM_BASE, config->dram_size, FW_STATS_LOCATION_DRAM);
   const char *problem = "";
   ftl_init_result_t result = ftl_init(config, &geometry, &host, &sram_arena,
-                                      config->dram_size != 0 ? &dram_arena : 0, &fw_stats,
-                                      &problem);
+                                      config->dram_size != 0 ? &dram_arena : 0, &problem);
   arena_export(&sram_arena, &fw_stats);
   arena_export(&dram_arena, &fw_stats);
   if (result != FTL_INIT_OK) {
     fw_printf("ftl: cannot start: %s\n", problem);
+    if (!metrics_fit()) {
+      fw_printf("metrics: \"%s\" was refused: %s\n", metrics_refused(), metrics_problem());
+    }
     print_breakdown(config);
     system_exit(result == FTL_INIT_NO_MEMORY ? FW_EXIT_OUT_OF_MEMORY : FW_EXIT_BAD_FTL_CONFIG);
   }

@@ -7,7 +7,7 @@
 #include "memory_map.h"
 
 #define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
-#define BOOT_CONFIG_VERSION 1u
+#define BOOT_CONFIG_VERSION 2u
 
 /* Byte offsets of the fields the boot code reads in assembly (checked against the struct). */
 #define BOOT_CONFIG_OFFSET_MAGIC 0
@@ -18,6 +18,9 @@
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
+
+/* The `options` of a numeric key in firmware_params.def: 0 is allowed below its minimum. */
+#define FW_PARAM_ZERO_OK 1u
 
 /* Mapping schemes; the names are the scenario's firmware.scheme values. */
 enum boot_scheme {
@@ -56,6 +59,14 @@ enum boot_fsp_policy {
 };
 #define BOOT_FSP_NAMES {"baseline"}
 
+/* Where a structure lives: ftl.write_buffer.location. */
+enum boot_memory {
+  BOOT_MEMORY_SRAM = 0,
+  BOOT_MEMORY_DRAM = 1,
+  BOOT_MEMORY_COUNT = 2
+};
+#define BOOT_MEMORY_NAMES {"sram", "dram"}
+
 /* Striping order (ftl.alloc_order, e.g. "CWDP"): four 2-bit fields, the first the fastest
  * varying, each naming a level of parallelism. */
 #define BOOT_ALLOC_LEVEL_CHANNEL 0u
@@ -64,6 +75,8 @@ enum boot_fsp_policy {
 #define BOOT_ALLOC_LEVEL_PLANE 3u
 #define BOOT_ALLOC_ORDER_LEVEL(order, position) (((order) >> (2u * (position))) & 3u)
 
+/* The platform's facts first, then one word per firmware key of interface/firmware_params.def
+ * (the key's meaning and unit are there). */
 typedef struct boot_config {
   uint32_t magic;
   uint32_t version;
@@ -75,31 +88,16 @@ typedef struct boot_config {
   uint32_t sram_size;
   uint32_t dram_size; /* 0 = no DRAM */
   uint32_t stack_bytes_per_hart;
-  uint32_t scheme; /* enum boot_scheme */
   uint32_t seed;
-  /* RQRMI (firmware/ml/rqrmi_train.h): lookup engine and training configuration. */
-  uint32_t rqrmi_engine; /* enum boot_rqrmi_engine */
-  uint32_t rqrmi_stage_width[3]; /* widths of stages 1..3 (0 = no such stage) */
-  uint32_t rqrmi_samples;
-  uint32_t rqrmi_error_target;
-  uint32_t rqrmi_max_model_bytes;
-  uint32_t rqrmi_max_rounds;
-  /* FTL (firmware/ftl): budgets and policies. */
-  uint32_t ftl_map_budget_bytes;     /* the mapping scheme's memory, index overheads included */
-  uint32_t ftl_write_buffer_pages;   /* write-buffer slots (page-sized each) */
-  uint32_t ftl_write_buffer_in_dram; /* 1: the slots live in DRAM; 0: in SRAM */
-  uint32_t ftl_gc_foreground_free;   /* foreground GC below this many free groups per unit */
-  uint32_t ftl_gc_background_free;   /* background GC, when idle, below this many per unit */
-  uint32_t ftl_gc_victim;            /* enum boot_gc_victim */
-  uint32_t ftl_wl_static_spread;     /* static wear levelling past this erase-count spread; 0 off */
-  uint32_t ftl_alloc_order;          /* BOOT_ALLOC_ORDER_LEVEL fields */
-  uint32_t ftl_multi_plane;          /* 1: reads, programs and erases span the planes of a die */
-  uint32_t ftl_fsp_policy;           /* enum boot_fsp_policy */
-  uint32_t ftl_dftl_whole_tp;        /* DFTL: cache whole translation pages as lines */
-  uint32_t ftl_tpftl_prefetch_max;   /* TPFTL: most mappings one selective prefetch brings */
-  uint32_t ftl_lpn_count;            /* LPNs exported to the host (what the HIC reports) */
-  uint32_t ftl_tp_flush_delay_ns;    /* dirty TPs waiting for a whole wordline are programmed
-                                        (padded) this long after one became dirty; 0: never */
+  uint32_t ftl_lpn_count; /* LPNs exported to the host (what the HIC reports) */
+#define FW_PARAM_CHOICE(field, ...) uint32_t field;
+#define FW_PARAM_FLAG(field, ...) uint32_t field;
+#define FW_PARAM_COUNT(field, ...) uint32_t field;
+#define FW_PARAM_SIZE(field, ...) uint32_t field;
+#define FW_PARAM_TIME(field, ...) uint32_t field##_ns;
+#define FW_PARAM_REAL(field, ...) float field;
+#define FW_PARAM_TEXT(field, ...) uint32_t field;
+#include "firmware_params.def"
 } boot_config_t;
 
 #ifdef __cplusplus

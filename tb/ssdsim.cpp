@@ -1,6 +1,6 @@
 // ssdsim: the scenario testbench driver. Resolves a scenario (file or the embedded default, plus
-// --set overrides), builds the SoC, runs the firmware and writes stats.json, latency.csv and
-// timeseries.csv.
+// --set overrides), builds the SoC, runs the firmware and writes stats.json, latency.csv,
+// timeseries.csv and ftl_timeseries.csv.
 //
 // Exit codes: 0 the firmware passed (exit 0 or tohost 1) or the workload is done; 1 it reported
 // failure; 2 bad input (command line, scenario, ELF, a trace line found bad during the run); 3
@@ -55,6 +55,7 @@ struct Options {
   bool profile = false;
   bool memory_map = false;
   bool list_params = false;
+  bool params_table = false;
 };
 
 std::string outcome_name(Soc::RunResult::Outcome outcome) {
@@ -269,6 +270,10 @@ int run_scenario(const Scenario& scenario, const std::string& scenario_file, boo
                   [&](std::ostream& out) { host_stats.write_latency_csv(out); });
   write_text_file(scenario.output.dir + "/timeseries.csv",
                   [&](std::ostream& out) { host_stats.write_timeseries_csv(out); });
+  if (soc.has_ftl_metrics()) {
+    write_text_file(scenario.output.dir + "/ftl_timeseries.csv",
+                    [&](std::ostream& out) { soc.write_ftl_timeseries(out); });
+  }
   print_summary(std::cout, stats);
   const int exit_code = exit_code_for(result);
   if (exit_code != kExitPass) std::cerr << "ssdsim: " << result.message << "\n";
@@ -331,6 +336,8 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--elf", options.elf,
                  "Run a bare RISC-V program (ends through tohost or the exit register)");
   app.add_flag("--list-params", options.list_params, "List every scenario parameter and exit");
+  app.add_flag("--params-table", options.params_table,
+               "Print every scenario parameter as README's Markdown table and exit");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -339,6 +346,10 @@ int sc_main(int argc, char* argv[]) {
 
   if (options.list_params) {
     print_parameters(std::cout);
+    return kExitPass;
+  }
+  if (options.params_table) {
+    print_parameters_markdown(std::cout);
     return kExitPass;
   }
   try {

@@ -2,6 +2,7 @@
 
 #include "boot_config.h"
 #include "lib/bitmap.h"
+#include "lib/metrics.h"
 
 bool block_order_valid(uint32_t alloc_order) {
   uint32_t seen = 0;
@@ -42,7 +43,6 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->retired_groups = 0;
   blocks->retired_valid_pages = 0;
   blocks->rescues_due = 0;
-  blocks->stats = 0;
   blocks->gc_opens_most_worn = false;
   blocks->wl_static_spread = 0;
   blocks->page_shift = shift_of(g->pages);
@@ -252,13 +252,6 @@ uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, ui
   return take_wordline(blocks, open);
 }
 
-static void retired_figures_changed(block_manager_t *blocks) {
-  if (blocks->stats != 0) {
-    blocks->stats->groups_retired = blocks->retired_groups;
-    blocks->stats->retired_valid_pages = blocks->retired_valid_pages;
-  }
-}
-
 /* The retired group's validity is final (every page settled): due for a rescue if it holds
  * data. */
 static void consider_rescue(block_manager_t *blocks, block_group_t *retired) {
@@ -291,6 +284,12 @@ bool block_collectable(const block_manager_t *blocks, uint32_t group) {
   return candidate->state == BLOCK_FULL && candidate->unsettled_pages == 0;
 }
 
+void block_register_metrics(const block_manager_t *blocks) {
+  metrics_counter32("retired.groups", &blocks->retired_groups);
+  metrics_gauge32("retired.valid_pages_left", &blocks->retired_valid_pages);
+  metrics_gauge32("blocks.free_groups", &blocks->free_total);
+}
+
 void block_page_validate(block_manager_t *blocks, uint32_t ppn) {
   if (!bitmap_test(blocks->valid_bitmap, ppn)) {
     bitmap_set(blocks->valid_bitmap, ppn);
@@ -298,7 +297,6 @@ void block_page_validate(block_manager_t *blocks, uint32_t ppn) {
     ++g->valid_pages;
     if (g->state == BLOCK_RETIRED) {
       ++blocks->retired_valid_pages;
-      retired_figures_changed(blocks);
     }
   }
 }
@@ -310,7 +308,6 @@ void block_page_invalidate(block_manager_t *blocks, uint32_t ppn) {
     --g->valid_pages;
     if (g->state == BLOCK_RETIRED) {
       --blocks->retired_valid_pages;
-      retired_figures_changed(blocks);
     }
   }
 }
@@ -355,7 +352,6 @@ void block_retire(block_manager_t *blocks, uint32_t group) {
   retired->state = BLOCK_RETIRED;
   ++blocks->retired_groups;
   blocks->retired_valid_pages += retired->valid_pages;
-  retired_figures_changed(blocks);
   consider_rescue(blocks, retired);
 }
 

@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fw_stats.h"
 #include "lib/arena.h"
 #include "nand_geometry.h"
 
@@ -70,7 +69,6 @@ typedef struct block_manager {
   uint32_t retired_groups;
   uint32_t retired_valid_pages; /* valid pages on retired groups: data GC has still to move */
   uint32_t rescues_due;         /* groups with rescue_due set */
-  fw_stats_t *stats;            /* mirrors the retired figures, when set (after block_init) */
   /* The GC stream's next group is the most-worn free one instead of the least-worn: static
    * wear levelling moves cold data there, so that the worn block rests under it while the
    * young block it came from takes host writes. GC sets it per program. */
@@ -128,6 +126,9 @@ void block_program_failed(block_manager_t *blocks, uint32_t first);
 
 /* Whether a group may be collected: FULL with every page settled. */
 bool block_collectable(const block_manager_t *blocks, uint32_t group);
+
+/* Registers the retired figures and the free groups as metrics (lib/metrics.h). */
+void block_register_metrics(const block_manager_t *blocks);
 
 /* Page validity: set when a mapping points at the page, cleared when it stops. */
 void block_page_validate(block_manager_t *blocks, uint32_t ppn);

@@ -20,6 +20,7 @@
 #include "lib/format.h"
 #include "lib/hash.h"
 #include "lib/list.h"
+#include "lib/metrics.h"
 
 #define NONE 0xFFFFFFFFu
 #define HIC_RING_ENTRIES 256u
@@ -73,9 +74,29 @@ typedef struct slot_update {
   uint32_t ppn;
 } slot_update_t;
 
+/* What the pipeline did, registered by name in register_metrics. */
+typedef struct ftl_counters {
+  uint64_t host_commands;
+  uint64_t host_read_pages;
+  uint64_t host_write_pages;
+  uint64_t host_trim_pages;
+  uint64_t write_buffer_read_hits; /* host reads served from the write buffer */
+  uint64_t partial_page_merges;    /* partial-page writes merged with the old data (RMW) */
+  /* Host page requests translated: each counts once, at its first lookup (it asks again after
+   * a TP load); a hit needed no TP load (a right prediction included). */
+  uint64_t map_lookups;
+  uint64_t map_hits;
+  uint64_t map_misses;
+  uint64_t flash_reads_host; /* data reads for host reads, mispredictions included */
+  uint64_t flash_reads_rmw;  /* old-data reads of partial-page writes */
+  uint64_t host_reads_by_page_type[4]; /* flash_reads_host by the page type read */
+  uint64_t programmed_host;  /* host data pages programmed */
+  uint64_t padding_host;     /* filler pages completing a host wordline */
+} ftl_counters_t;
+
 static struct {
   const boot_config_t *boot;
-  fw_stats_t *stats;
+  ftl_counters_t counters;
   const map_scheme_t *scheme;
   const grouping_policy_t *grouping;
   const victim_policy_t *victim_policy;
@@ -143,31 +164,15 @@ static void env_write_back_page(uint32_t tp, const uint32_t *entries) {
   tp_store_write_back_page(&ftl.tp_store, tp, entries);
 }
 
-static void copy_map_counters(void) {
-  const map_counters_t *c = ftl.scheme->counters();
-  fw_stats_t *s = ftl.stats;
-  s->map_predictions = c->predictions;
-  s->map_mispredictions = c->mispredictions;
-  s->map_updates = c->updates;
-  s->map_update_misses = c->update_misses;
-  s->map_evictions = c->evictions;
-  s->map_dirty_evictions = c->dirty_evictions;
-  s->map_prefetched = c->prefetched;
-}
-
 /* ---- page requests ---- */
 
 static page_request_t *request_of_task(task_t *task) {
   return LIST_ENTRY(task, page_request_t, task);
 }
 
-/* The platform reads the statistics block when the host sees a phase's last completion, so the
- * scheme's counters are copied in first (GC's mapping updates after it count in the next
- * phase). */
 static void complete_command(uint32_t cmd_id, uint32_t status) {
-  copy_map_counters();
   hic_complete(cmd_id, (uint8_t)status);
-  ++ftl.stats->host_commands;
+  ++ftl.counters.host_commands;
 }
 
 static void command_page_done(uint32_t cmd_id) {
@@ -226,9 +231,11 @@ static bool read_page(page_request_t *request, uint32_t ppn, uint8_t *slot, bool
   flash_io_user(&ftl.flash, op, 0, slot, with_oob);
   request->stage = PR_FLASH;
   if (request->kind == PR_READ) {
-    ++ftl.stats->flash_reads_host;
+    ++ftl.counters.flash_reads_host;
+    /* A block holds whole wordlines, so the PPN's remainder is the page's type. */
+    ++ftl.counters.host_reads_by_page_type[ppn % ftl.geometry.bits_per_cell];
   } else {
-    ++ftl.stats->flash_reads_rmw;
+    ++ftl.counters.flash_reads_rmw;
   }
   flash_read(&ftl.flash, op, ppn, 1);
   return true;
@@ -254,11 +261,11 @@ static void translate(page_request_t *request) {
     if (!request->asked) {
       request->asked = true;
       request->first_predicted = answer == MAP_PREDICT;
-      ++ftl.stats->map_lookups;
+      ++ftl.counters.map_lookups;
       if (answer == MAP_HIT) {
-        ++ftl.stats->map_hits;
+        ++ftl.counters.map_hits;
       } else if (answer == MAP_MISS) {
-        ++ftl.stats->map_misses;
+        ++ftl.counters.map_misses;
       }
     }
     uint8_t *slot = is_read ? read_slot(request->slot) : wb_data(&ftl.wb, request->slot);
@@ -276,7 +283,7 @@ static void translate(page_request_t *request) {
       if (!read_page(request, value, slot, request->predicted)) {
         task_wait(TASK_WAIT_FLASH, &request->task);
       } else if (!is_read && !request->predicted) {
-        ++ftl.stats->partial_page_merges;
+        ++ftl.counters.partial_page_merges;
       }
       return;
     }
@@ -294,7 +301,7 @@ static void request_read_done(flash_op_t *op, uint32_t status) {
     bool right = status != NFC_STATUS_OK || stored_lpn == request->lpn;
     if (request->first_predicted) {
       request->first_predicted = false;
-      ++*(right ? &ftl.stats->map_hits : &ftl.stats->map_misses);
+      ++*(right ? &ftl.counters.map_hits : &ftl.counters.map_misses);
     }
     if (!right) {
       ftl.scheme->mispredicted(request->lpn);
@@ -303,7 +310,7 @@ static void request_read_done(flash_op_t *op, uint32_t status) {
       return;
     }
     if (request->kind == PR_WRITE && status == NFC_STATUS_OK) {
-      ++ftl.stats->partial_page_merges;
+      ++ftl.counters.partial_page_merges;
     }
   }
   if (request->kind == PR_READ) {
@@ -332,7 +339,7 @@ static void start_read(page_request_t *request) {
   }
   if (buffered != WB_NONE) {
     memcpy(read_slot(request->slot), wb_data(&ftl.wb, buffered), DATA_TAG_BYTES);
-    ++ftl.stats->write_buffer_read_hits;
+    ++ftl.counters.write_buffer_read_hits;
     send_to_host(request);
     return;
   }
@@ -363,7 +370,7 @@ static void start_write(page_request_t *request) {
     if (!absorbed) {
       memcpy(wb_data(&ftl.wb, slot), wb_data(&ftl.wb, older), DATA_TAG_BYTES);
     }
-    ++ftl.stats->partial_page_merges;
+    ++ftl.counters.partial_page_merges;
     receive_from_host(request);
     return;
   }
@@ -473,11 +480,11 @@ static void dispatch(void) {
     request->waiter.request = &command->request;
     request->waiter.host_read = false;
     if (request->kind == PR_READ) {
-      ++ftl.stats->host_read_pages;
+      ++ftl.counters.host_read_pages;
     } else if (request->kind == PR_WRITE) {
-      ++ftl.stats->host_write_pages;
+      ++ftl.counters.host_write_pages;
     } else {
-      ++ftl.stats->host_trim_pages;
+      ++ftl.counters.host_trim_pages;
     }
     uint32_t tail;
     if (hash_find(&ftl.lpn_tail, request->lpn, &tail)) {
@@ -609,10 +616,10 @@ static void program_write_buffer(bool force) {
       } else {
         flash_io_user(&ftl.flash, op, i, ftl.filler_slot, true);
         oob[0] = FLASH_OOB_FILLER;
-        ++ftl.stats->pages_programmed_padding;
+        ++ftl.counters.padding_host;
       }
     }
-    ftl.stats->pages_programmed_host += count;
+    ftl.counters.programmed_host += count;
     op->user = count;
     flash_program(&ftl.flash, op, ppn, ftl.blocks.unit_planes);
   }
@@ -769,11 +776,49 @@ static const map_scheme_t *scheme_for(uint32_t scheme) {
   }
 }
 
+/* Page-type names in wordline order (nand_model: LSB first). */
+static const char *const host_reads_by_page_type_names[4] = {
+    "host_reads_by_page_type.lsb", "host_reads_by_page_type.clsb",
+    "host_reads_by_page_type.cmsb", "host_reads_by_page_type.msb"};
+
+/* The pipeline's counters, the scheme's, the block manager's and the TP store's (GC registers
+ * its own). */
+static void register_metrics(void) {
+  ftl_counters_t *c = &ftl.counters;
+  metrics_counter("host_commands", &c->host_commands);
+  metrics_counter("host_read_pages", &c->host_read_pages);
+  metrics_counter("host_write_pages", &c->host_write_pages);
+  metrics_counter("host_trim_pages", &c->host_trim_pages);
+  metrics_counter("write_buffer_read_hits", &c->write_buffer_read_hits);
+  metrics_counter("partial_page_merges", &c->partial_page_merges);
+  metrics_counter("map.lookups", &c->map_lookups);
+  metrics_counter("map.hits", &c->map_hits);
+  metrics_counter("map.misses", &c->map_misses);
+  metrics_counter("flash_reads.host", &c->flash_reads_host);
+  metrics_counter("flash_reads.rmw", &c->flash_reads_rmw);
+  for (uint32_t type = 0; type < ftl.geometry.bits_per_cell; ++type) {
+    metrics_counter(host_reads_by_page_type_names[type], &c->host_reads_by_page_type[type]);
+  }
+  metrics_counter("pages_programmed.host", &c->programmed_host);
+  metrics_counter("pages_programmed.padding.host", &c->padding_host);
+  const map_counters_t *scheme = ftl.scheme->counters();
+  metrics_counter("scheme.lookups", &scheme->lookups);
+  metrics_counter("scheme.hits", &scheme->hits);
+  metrics_counter("scheme.misses", &scheme->misses);
+  metrics_counter("scheme.predictions", &scheme->predictions);
+  metrics_counter("scheme.mispredictions", &scheme->mispredictions);
+  metrics_counter("scheme.updates", &scheme->updates);
+  metrics_counter("scheme.update_misses", &scheme->update_misses);
+  metrics_counter("scheme.evictions", &scheme->evictions);
+  metrics_counter("scheme.dirty_evictions", &scheme->dirty_evictions);
+  metrics_counter("scheme.prefetched", &scheme->prefetched);
+  block_register_metrics(&ftl.blocks);
+  tp_store_register_metrics(&ftl.tp_store);
+}
+
 ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geometry,
-              const hic_geometry_t *host, arena_t *sram, arena_t *dram, fw_stats_t *stats,
-              const char **problem) {
+              const hic_geometry_t *host, arena_t *sram, arena_t *dram, const char **problem) {
   ftl.boot = boot;
-  ftl.stats = stats;
   ftl.geometry = *geometry;
   ftl.lpn_count = host->lpn_count;
   ftl.entries_per_tp = geometry->page_bytes / (uint32_t)sizeof(uint32_t);
@@ -798,11 +843,10 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   *problem = "the FTL's structures do not fit";
   bool fits = block_init(&ftl.blocks, geometry, boot->ftl_multi_plane != 0,
                          boot->ftl_alloc_order, sram);
-  ftl.blocks.stats = stats;
   ftl.blocks.wl_static_spread = boot->ftl_wl_static_spread;
   ftl.unit_pages = ftl.blocks.pages_per_wordline_unit;
   fits &= flash_init(&ftl.flash, geometry, FTL_FLASH_OPS, sram);
-  arena_t *buffer_arena = boot->ftl_write_buffer_in_dram != 0 ? dram : sram;
+  arena_t *buffer_arena = boot->ftl_write_buffer_location == BOOT_MEMORY_DRAM ? dram : sram;
   if (buffer_arena == 0) {
     *problem = "the write buffer is placed in DRAM but there is none (ftl.write_buffer.location)";
     return FTL_INIT_BAD_CONFIG;
@@ -814,7 +858,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
     return FTL_INIT_BAD_CONFIG;
   }
   uint32_t waiters = FTL_PAGE_REQUESTS + boot->ftl_write_buffer_pages + ftl.unit_pages;
-  fits &= tp_store_init(&ftl.tp_store, ftl.scheme, &ftl.flash, &ftl.blocks, &ftl.gtd, stats,
+  fits &= tp_store_init(&ftl.tp_store, ftl.scheme, &ftl.flash, &ftl.blocks, &ftl.gtd,
                         ftl.entries_per_tp, waiters, sram);
   ftl.max_commands = host->max_commands;
   ftl.commands = (command_t *)arena_alloc(sram, "host_commands",
@@ -828,7 +872,6 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
       sram, "write_buffer_updates", boot->ftl_write_buffer_pages * (uint32_t)sizeof(slot_update_t));
   ftl.filler_slot = (uint8_t *)arena_alloc(sram, "filler_page", geometry->page_bytes);
   gc_env_t gc_env = {.boot = boot,
-                     .stats = stats,
                      .scheme = ftl.scheme,
                      .victim_policy = ftl.victim_policy,
                      .flash = &ftl.flash,
@@ -860,6 +903,12 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   if (!ftl.scheme->init(&ftl.env, sram, boot->ftl_map_budget_bytes)) {
     *problem = "the mapping scheme's minimum does not fit its budget (ftl.map_budget) or SRAM";
     return FTL_INIT_NO_MEMORY;
+  }
+
+  register_metrics();
+  if (!metrics_fit()) {
+    *problem = "a metric was refused (lib/metrics.h)";
+    return FTL_INIT_BAD_CONFIG;
   }
 
   list_init(&ftl.dispatch_queue);

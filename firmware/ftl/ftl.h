@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 #include "boot_config.h"
-#include "fw_stats.h"
 #include "hal/hic.h"
 #include "lib/arena.h"
 #include "nand_geometry.h"
@@ -34,7 +33,7 @@ typedef enum ftl_init_result {
 /* Builds every structure from the arenas (the write buffer in DRAM when the boot config says
  * so; dram is NULL without DRAM) and starts the HIC and NFC. `problem` says what failed. */
 ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geometry,
-              const hic_geometry_t *host, arena_t *sram, arena_t *dram, fw_stats_t *stats,
+              const hic_geometry_t *host, arena_t *sram, arena_t *dram,
               const char **problem);
 
 /* Serves the host for good. */

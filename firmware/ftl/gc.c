@@ -1,8 +1,11 @@
 #include "ftl/gc.h"
 
+#include <string.h>
+
 #include "ftl/task.h"
 #include "hal/console.h"
 #include "hal/system.h"
+#include "lib/metrics.h"
 
 /* Victims waiting for their erase: each has a page in the batch, or none left at all. */
 #define GC_MAX_DRAINED TP_STORE_MAX_UNIT_PAGES
@@ -11,6 +14,24 @@
 #define GC_WL_MIN_FREE_GROUPS 2u
 
 static gc_env_t env;
+
+/* The buckets of the victims' valid-page histogram. */
+#define GC_VALID_BUCKETS 33u
+
+/* What GC did, registered by name (lib/metrics.h). */
+static struct gc_counters {
+  uint64_t flash_reads;      /* valid pages read (GC and wear levelling) */
+  uint64_t pages_programmed; /* of those, programmed elsewhere */
+  uint64_t padding;          /* filler pages completing a GC wordline */
+  uint64_t blocks_erased;
+  uint64_t invocations;      /* victim groups collected */
+  uint64_t foreground;       /* of those, while host work waited */
+  uint64_t pages_moved;
+  uint64_t wl_migrations;    /* groups moved by static wear levelling */
+  uint64_t rescued;          /* retired groups whose valid pages GC moved off */
+  uint64_t victim_valid_pages[GC_VALID_BUCKETS]; /* valid pages of each victim when chosen */
+  uint32_t victim_valid_bucket_width;
+} counters;
 
 static uint32_t unit_pages(void) { return env.blocks->pages_per_wordline_unit; }
 
@@ -113,6 +134,8 @@ static bool pools_low(uint32_t threshold) {
 }
 
 static void begin_victim(uint32_t victim, bool wear_levelling, bool rescue) {
+  metrics_histogram_add(counters.victim_valid_pages, GC_VALID_BUCKETS,
+                        counters.victim_valid_bucket_width, env.blocks->groups[victim].valid_pages);
   if (!rescue) {
     block_mark_victim(env.blocks, victim);
   }
@@ -167,7 +190,7 @@ void gc_consider(bool host_blocked) {
 
 /* Every valid page of the rescued group is in a batch (or was relocated): it stays retired. */
 static void finish_rescue(void) {
-  ++env.stats->retired_groups_rescued;
+  ++counters.rescued;
   gc.batch_rescued |= gc.victim_in_batch;
   gc.victim = BLOCK_NONE;
   gc.rescue = false;
@@ -276,7 +299,7 @@ static void gc_scan(void) {
     ++gc.pending;
     gc.victim_in_batch = true;
     gc.batch_cold |= gc.wear_levelling;
-    ++env.stats->flash_reads_gc;
+    ++counters.flash_reads;
     flash_read(env.flash, op, ppn, 1);
   }
   if (gc.pending != 0) {
@@ -352,7 +375,7 @@ static void run_gc_move(task_t *task) {
       }
       block_page_validate(env.blocks, move->new_ppn);
       block_page_settled(env.blocks, move->new_ppn);
-      ++env.stats->gc_pages_moved;
+      ++counters.pages_moved;
       gc_move_finished();
       return;
     }
@@ -375,11 +398,11 @@ static void gc_erase_done(flash_op_t *op, uint32_t status) {
     block_retire(env.blocks, erased.group);
   } else {
     block_erased(env.blocks, erased.group);
-    ++env.stats->blocks_erased;
+    ++counters.blocks_erased;
   }
-  ++env.stats->gc_invocations;
-  env.stats->gc_foreground += erased.foreground;
-  env.stats->wl_migrations += erased.wear_levelling;
+  ++counters.invocations;
+  counters.foreground += erased.foreground;
+  counters.wl_migrations += erased.wear_levelling;
   gc.wear_changed = true;
   /* More to erase, the victim still being scanned, or another while pools are low. */
   gc.stage = GC_SCAN;
@@ -408,10 +431,10 @@ static void gc_program(void) {
     } else {
       flash_io_user(env.flash, op, i, env.filler_page, true);
       oob[0] = FLASH_OOB_FILLER;
-      ++env.stats->pages_programmed_padding;
+      ++counters.padding;
     }
   }
-  env.stats->pages_programmed_gc += gc.batch;
+  counters.pages_programmed += gc.batch;
   gc.stage = GC_PROGRAMMING;
   flash_program(env.flash, op, ppn, env.blocks->unit_planes);
 }
@@ -484,8 +507,29 @@ static void run_gc(task_t *task) {
   }
 }
 
+/* A victim's valid pages: 0 to a whole group, the last bucket holding the full group. */
+static void register_metrics(void) {
+  memset(&counters, 0, sizeof(counters));
+  counters.victim_valid_bucket_width = victim_pages() / (GC_VALID_BUCKETS - 1u);
+  if (counters.victim_valid_bucket_width == 0) {
+    counters.victim_valid_bucket_width = 1;
+  }
+  metrics_counter("flash_reads.gc", &counters.flash_reads);
+  metrics_counter("pages_programmed.gc", &counters.pages_programmed);
+  metrics_counter("pages_programmed.padding.gc", &counters.padding);
+  metrics_counter("blocks_erased", &counters.blocks_erased);
+  metrics_counter("gc.invocations", &counters.invocations);
+  metrics_counter("gc.foreground", &counters.foreground);
+  metrics_counter("gc.pages_moved", &counters.pages_moved);
+  metrics_histogram("gc.victim_valid_pages", counters.victim_valid_pages, GC_VALID_BUCKETS,
+                    counters.victim_valid_bucket_width);
+  metrics_counter("wl_migrations", &counters.wl_migrations);
+  metrics_counter("retired.rescued", &counters.rescued);
+}
+
 bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   env = *gc_env;
+  register_metrics();
   const uint32_t page_bytes = env.blocks->geometry.page_bytes;
   gc.slots = (uint8_t *)arena_alloc(arena, "gc_slots", unit_pages() * page_bytes);
   gc.moves = (gc_move_t *)arena_alloc(arena, "gc_moves", unit_pages() * (uint32_t)sizeof(gc_move_t));

@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #include "boot_config.h"
-#include "fw_stats.h"
 #include "ftl/block.h"
 #include "ftl/flash.h"
 #include "ftl/gc/victim.h"
@@ -30,7 +29,6 @@
  * for the TP store. */
 typedef struct gc_env {
   const boot_config_t *boot;
-  fw_stats_t *stats;
   const map_scheme_t *scheme;
   const victim_policy_t *victim_policy;
   flash_layer_t *flash;

@@ -4,15 +4,6 @@
 
 static uint32_t align_up(uint32_t value) { return (value + ARENA_ALIGN - 1u) & ~(ARENA_ALIGN - 1u); }
 
-static void copy_name(char *destination, const char *name) {
-  size_t length = 0;
-  while (name[length] != '\0' && length < ARENA_NAME_BYTES - 1u) {
-    destination[length] = name[length];
-    ++length;
-  }
-  destination[length] = '\0';
-}
-
 void arena_init(arena_t *arena, void *base, uint32_t capacity, uint32_t location) {
   memset(arena, 0, sizeof(*arena));
   uintptr_t address = (uintptr_t)base;
@@ -24,7 +15,7 @@ void arena_init(arena_t *arena, void *base, uint32_t capacity, uint32_t location
 
 static void refuse(arena_t *arena, const char *name, uint32_t bytes) {
   if (arena->refused_count == 0) {
-    copy_name(arena->first_refused, name);
+    arena->first_refused = name;
   }
   ++arena->refused_count;
   arena->refused_bytes += bytes;
@@ -33,15 +24,19 @@ static void refuse(arena_t *arena, const char *name, uint32_t bytes) {
 void *arena_alloc(arena_t *arena, const char *name, uint32_t bytes) {
   uint32_t aligned = align_up(bytes);
   /* aligned < bytes catches a request so large that rounding wrapped around. */
-  if (aligned < bytes || aligned > arena->capacity - arena->used ||
-      arena->region_count == ARENA_MAX_REGIONS) {
+  if (arena->region_count == ARENA_MAX_REGIONS) {
+    arena->table_full = true;
+    refuse(arena, name, bytes);
+    return NULL;
+  }
+  if (aligned < bytes || aligned > arena->capacity - arena->used) {
     refuse(arena, name, bytes);
     return NULL;
   }
   uint8_t *block = arena->base + arena->used;
   arena->used += aligned;
   arena_region_t *region = &arena->regions[arena->region_count++];
-  copy_name(region->name, name);
+  region->name = name;
   region->bytes = bytes;
   memset(block, 0, bytes);
   return block;
@@ -77,13 +72,18 @@ void arena_print_breakdown(const arena_t *arena, const char *label, arena_print_
           (unsigned)arena->refused_count, (unsigned)arena->refused_bytes, arena->first_refused,
           (unsigned)arena_free_bytes(arena));
   }
+  if (arena->table_full) {
+    print("  the region table is full: ARENA_MAX_REGIONS is %u (FW_STATS_MAX_REGIONS in "
+          "interface/fw_stats.h)\n",
+          (unsigned)ARENA_MAX_REGIONS);
+  }
 }
 
 void arena_export(const arena_t *arena, fw_stats_t *stats) {
   for (uint32_t i = 0; i < arena->region_count && stats->region_count < FW_STATS_MAX_REGIONS;
        ++i) {
     fw_stats_region_t *out = &stats->regions[stats->region_count++];
-    memcpy(out->name, arena->regions[i].name, FW_STATS_NAME_BYTES);
+    out->name = (uint32_t)(uintptr_t)arena->regions[i].name;
     out->bytes = arena->regions[i].bytes;
     out->location = arena->location;
   }

@@ -19,12 +19,11 @@ extern "C" {
 #endif
 
 #define ARENA_MAX_REGIONS FW_STATS_MAX_REGIONS
-#define ARENA_NAME_BYTES FW_STATS_NAME_BYTES
 #define ARENA_ALIGN 8u /* every allocation starts on an 8-byte boundary (uint64_t, DMA) */
 
 typedef struct arena_region {
-  char name[ARENA_NAME_BYTES];
-  uint32_t bytes; /* as asked, before alignment */
+  const char *name; /* a string that outlives the arena (a literal) */
+  uint32_t bytes;   /* as asked, before alignment */
 } arena_region_t;
 
 typedef struct arena {
@@ -36,16 +35,17 @@ typedef struct arena {
   arena_region_t regions[ARENA_MAX_REGIONS];
   uint32_t refused_bytes; /* the sum of what was asked and did not fit (0 while all fit) */
   uint32_t refused_count;
-  char first_refused[ARENA_NAME_BYTES]; /* the first request that did not fit */
+  const char *first_refused; /* the first request that did not fit */
+  bool table_full;           /* a request was refused because the region table was full */
 } arena_t;
 
 /* Covers [base, base + capacity); base is rounded up to ARENA_ALIGN (the bytes skipped count
  * against the capacity). */
 void arena_init(arena_t *arena, void *base, uint32_t capacity, uint32_t location);
 
-/* `bytes` zeroed bytes named `name` (truncated to ARENA_NAME_BYTES - 1 characters), or NULL when
- * they do not fit or the region table is full; the request is then counted as refused. A
- * zero-byte request is recorded and answers a non-NULL pointer that must not be dereferenced. */
+/* `bytes` zeroed bytes named `name` (a literal: the arena keeps the pointer), or NULL when they
+ * do not fit or the region table is full; the request is then counted as refused. A zero-byte
+ * request is recorded and answers a non-NULL pointer that must not be dereferenced. */
 void *arena_alloc(arena_t *arena, const char *name, uint32_t bytes);
 
 /* Like arena_alloc, starting on an `align`-byte boundary (a power of two, for DMA rings); the
@@ -59,12 +59,14 @@ uint32_t arena_free_bytes(const arena_t *arena);
 bool arena_fits(const arena_t *arena);
 
 /* Writes the breakdown through `print` (a printf-like sink): one line per region, the total, the
- * capacity and, when something did not fit, what was refused. `label` names the memory. */
+ * capacity and, when something did not fit, what was refused, naming the region table when it
+ * was full. `label` names the memory. */
 typedef int (*arena_print_fn)(const char *format, ...);
 void arena_print_breakdown(const arena_t *arena, const char *label, arena_print_fn print);
 
-/* Appends the arena's regions to the statistics block (as many as fit in it) and sets its
- * budget and used fields for the arena's memory. */
+/* Appends the arena's regions to the statistics block (as many as fit in it: both arenas
+ * together hold at most ARENA_MAX_REGIONS) and sets its budget and used fields for the arena's
+ * memory. */
 void arena_export(const arena_t *arena, fw_stats_t *stats);
 
 #ifdef __cplusplus

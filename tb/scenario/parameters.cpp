@@ -156,6 +156,12 @@ Parameter or_zero(Parameter p) {
   return p;
 }
 
+// The `options` of a firmware_params.def line.
+Parameter with_options(uint32_t options, Parameter p) {
+  p.zero_allowed = (options & FW_PARAM_ZERO_OK) != 0;
+  return p;
+}
+
 Parameter multiple_of(uint64_t multiple, Parameter p) {
   p.multiple_of = multiple;
   return p;
@@ -258,77 +264,26 @@ std::vector<Parameter> build_registry() {
 
       text("firmware.elf", "firmware image (\"\" = the one built with the simulator)",
            SSDVP_FIELD(soc.firmware.elf)),
-      choice("firmware.scheme", BOOT_SCHEME_NAMES, "FTL mapping scheme",
-             SSDVP_FIELD(soc.firmware.scheme)),
-
-      // ---- FTL firmware (firmware/ftl): budgets and policies, passed in the boot config ----
-      size("ftl.map_budget", 1 * kKiB, kU32Max,
-           "memory of the mapping scheme (cached entries, GTD, index overheads)",
-           SSDVP_FIELD(soc.ftl.map_budget_bytes)),
-      count("ftl.write_buffer.pages", "pages", 1, 1 << 20,
-            "write-buffer slots, one page each (flushes take whole wordlines)",
-            SSDVP_FIELD(soc.ftl.write_buffer_pages)),
-      choice("ftl.write_buffer.location", {"sram", "dram"},
-             "memory of the write-buffer slots (dram needs dram.size > 0)",
-             SSDVP_FIELD(soc.ftl.write_buffer_location)),
-      real("ftl.op", {0.02, 0.5},
-           "over-provisioning: fraction of the physical pages hidden from the host",
-           SSDVP_FIELD(soc.ftl.op)),
-      count("ftl.gc.foreground_free", "blocks", 1, 1 << 20,
-            "foreground GC while the units average fewer free blocks (groups with multi-plane) "
-            "or host data waits; host data never takes a unit's last ones (below "
-            "ftl.gc.background_free)",
-            SSDVP_FIELD(soc.ftl.gc_foreground_free)),
-      count("ftl.gc.background_free", "blocks", 2, 1 << 20,
-            "background GC, while the host is idle, until the units average this many free "
-            "blocks",
-            SSDVP_FIELD(soc.ftl.gc_background_free)),
-      choice("ftl.gc.victim", BOOT_GC_VICTIM_NAMES, "GC victim policy",
-             SSDVP_FIELD(soc.ftl.gc_victim)),
-      count("ftl.wl.static_spread", "erases", 0, 10'000'000,
-            "static wear levelling migrates cold blocks past this erase-count spread (0 = off)",
-            SSDVP_FIELD(soc.ftl.wl_static_spread)),
-      text("ftl.alloc_order",
-           "striping order of new pages, fastest varying first: a permutation of C (channel), "
-           "W (way), D (die), P (plane), e.g. CWDP",
-           SSDVP_FIELD(soc.ftl.alloc_order)),
-      flag("ftl.multi_plane", "reads, programs and erases span the planes of a die",
-           SSDVP_FIELD(soc.ftl.multi_plane)),
-      choice("ftl.fsp.policy", BOOT_FSP_NAMES,
-             "write-buffer grouping policy: which buffered pages form the next wordline",
-             SSDVP_FIELD(soc.ftl.fsp_policy)),
-      flag("ftl.dftl.whole_tp", "DFTL caches whole translation pages as cache lines",
-           SSDVP_FIELD(soc.ftl.dftl_whole_tp)),
-      count("ftl.tpftl.prefetch_max", "mappings", 0, 1 << 20,
-            "TPFTL: most mappings one selective prefetch brings (0 = no prefetch)",
-            SSDVP_FIELD(soc.ftl.tpftl_prefetch_max)),
-      duration("ftl.tp_flush_delay", 0, 4 * kSecond,
-               "dirty translation pages waiting for a whole wordline are programmed (padded) "
-               "this long after one became dirty (0 = only when frames run short or on flush)",
-               SSDVP_FIELD(soc.ftl.tp_flush_delay_ps)),
-
-      // ---- RQRMI learned index (firmware/ml/rqrmi_train.h) ----
-      choice("firmware.rqrmi_engine", BOOT_RQRMI_ENGINE_NAMES,
-             "where RQRMI lookups run: firmware on the CPU, or the accelerator (accel.present)",
-             SSDVP_FIELD(soc.firmware.rqrmi.engine)),
-      count("firmware.rqrmi_stage1_width", "submodels", 1, RQRMI_MAX_STAGE_WIDTH,
-            "RQRMI stage 1 width (stage 0 has one submodel)",
-            SSDVP_FIELD(soc.firmware.rqrmi.stage1_width)),
-      count("firmware.rqrmi_stage2_width", "submodels", 0, RQRMI_MAX_STAGE_WIDTH,
-            "RQRMI stage 2 width (0 = no stage 2)", SSDVP_FIELD(soc.firmware.rqrmi.stage2_width)),
-      count("firmware.rqrmi_stage3_width", "submodels", 0, RQRMI_MAX_STAGE_WIDTH,
-            "RQRMI stage 3 width (0 = no stage 3; needs stage 2)",
-            SSDVP_FIELD(soc.firmware.rqrmi.stage3_width)),
-      count("firmware.rqrmi_samples", "samples", 2, RQRMI_MAX_RANGES,
-            "RQRMI training samples per submodel", SSDVP_FIELD(soc.firmware.rqrmi.samples)),
-      count("firmware.rqrmi_error_target", "ranges", 0, RQRMI_MAX_RANGES,
-            "retrain while an error bound exceeds this (0 = train once)",
-            SSDVP_FIELD(soc.firmware.rqrmi.error_target)),
-      or_zero(size("firmware.rqrmi_max_model_bytes", RQRMI_HEADER_BYTES + 2 * RQRMI_SUBMODEL_BYTES,
-                   kU32Max, "retraining may widen the last stage up to this model size (0 = never)",
-                   SSDVP_FIELD(soc.firmware.rqrmi.max_model_bytes))),
-      count("firmware.rqrmi_max_rounds", "rounds", 1, 32, "RQRMI training rounds at most",
-            SSDVP_FIELD(soc.firmware.rqrmi.max_rounds)),
+      // ---- Every key the firmware reads: interface/firmware_params.def ----
+#define SSDVP_PARAM_FIELD(member) SSDVP_FIELD(soc.firmware.params.member)
+#define FW_PARAM_CHOICE(field, key, names, default_value, meaning) \
+  choice(key, names, meaning, SSDVP_PARAM_FIELD(field)),
+#define FW_PARAM_FLAG(field, key, default_value, meaning) \
+  flag(key, meaning, SSDVP_PARAM_FIELD(field)),
+#define FW_PARAM_COUNT(field, key, unit, min, max, options, default_value, meaning) \
+  with_options(options, count(key, unit, min, max, meaning, SSDVP_PARAM_FIELD(field))),
+#define FW_PARAM_SIZE(field, key, min, max, options, default_value, meaning) \
+  with_options(options, size(key, min, max, meaning, SSDVP_PARAM_FIELD(field))),
+// The boot word holds whole nanoseconds.
+#define FW_PARAM_TIME(field, key, min_ns, max_ns, options, default_ns, meaning)          \
+  with_options(options, multiple_of(kNs, duration(key, (min_ns) * kNs, (max_ns) * kNs, meaning, \
+                                                  SSDVP_PARAM_FIELD(field##_ps)))),
+#define FW_PARAM_REAL(field, key, min, max, default_value, meaning) \
+  real(key, {min, max}, meaning, SSDVP_PARAM_FIELD(field)),
+#define FW_PARAM_TEXT(field, key, encoder, default_value, meaning) \
+  text(key, meaning, SSDVP_PARAM_FIELD(field)),
+#include "interface/firmware_params.def"
+#undef SSDVP_PARAM_FIELD
 
       // ---- NAND flash array (nand_model) and its controller (tlm/nfc) ----
       count("nand.channels", "channels", 1, 64, "flash channels: buses of the controller",
@@ -430,9 +385,10 @@ std::vector<Parameter> build_registry() {
       flag("host.oracle",
            "check every page read against the version last written (off: faster, unchecked)",
            SSDVP_FIELD(soc.host.oracle)),
-      duration("host.stats_interval", 1 * kUs, 1000 * kSecond,
-               "interval of the host statistics time series (timeseries.csv)",
-               SSDVP_FIELD(soc.host.stats_interval_ps)),
+      or_zero(duration("host.stats_interval", 1 * kUs, 1000 * kSecond,
+                       "interval of the time series: the host's (timeseries.csv) and the FTL's "
+                       "metrics (ftl_timeseries.csv, stats.json ftl.phases[].series); 0 = none",
+                       SSDVP_FIELD(soc.host.stats_interval_ps))),
 
       // ---- RQRMI accelerator (rtl/, tlm/accel) ----
       flag("accel.present", "the SoC has the RQRMI accelerator", SSDVP_FIELD(soc.accel.present)),

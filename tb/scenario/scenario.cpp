@@ -714,13 +714,16 @@ std::string read_scenario_file(const std::string& path) {
   return text.str();
 }
 
-void print_parameters(std::ostream& out) {
-  struct Row {
-    std::string key, kind, default_value, allowed, description;
-  };
+namespace {
+
+struct ParameterRow {
+  std::string key, kind, default_value, allowed, description;
+};
+
+// One row per parameter and record list, in registry order.
+std::vector<ParameterRow> parameter_rows() {
   const Scenario defaults;
-  std::vector<Row> rows;
-  Row header{"key", "type", "default", "allowed", "description"};
+  std::vector<ParameterRow> rows;
   const auto add_parameter = [&](const Parameter& p, const Scenario& holder) {
     std::string default_value = p.format(p.read(holder, RecordIndices(record_depth(p.key), 0)));
     if (p.kind == ParamKind::kString || p.kind == ParamKind::kPath) {
@@ -741,21 +744,48 @@ void print_parameters(std::ostream& out) {
       }
     }
   }
+  return rows;
+}
+
+// A table cell: a '|' would end the cell early.
+std::string markdown_cell(const std::string& text) {
+  std::string cell;
+  for (char c : text) {
+    if (c == '|') cell += '\\';
+    cell += c;
+  }
+  return cell;
+}
+
+}  // namespace
+
+void print_parameters_markdown(std::ostream& out) {
+  out << "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+  for (const ParameterRow& row : parameter_rows()) {
+    out << fmt::format("| `{}` | {} | `{}` | {} | {} |\n", row.key, markdown_cell(row.kind),
+                       markdown_cell(row.default_value), markdown_cell(row.allowed),
+                       markdown_cell(row.description));
+  }
+}
+
+void print_parameters(std::ostream& out) {
+  const std::vector<ParameterRow> rows = parameter_rows();
+  const ParameterRow header{"key", "type", "default", "allowed", "description"};
   size_t key_width = header.key.size(), kind_width = header.kind.size();
   size_t default_width = header.default_value.size(), allowed_width = header.allowed.size();
-  for (const Row& row : rows) {
+  for (const ParameterRow& row : rows) {
     key_width = std::max(key_width, row.key.size());
     kind_width = std::max(kind_width, row.kind.size());
     default_width = std::max(default_width, row.default_value.size());
     allowed_width = std::max(allowed_width, row.allowed.size());
   }
-  const auto print_row = [&](const Row& row) {
+  const auto print_row = [&](const ParameterRow& row) {
     out << fmt::format("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", row.key, key_width, row.kind,
                        kind_width, row.default_value, default_width, row.allowed, allowed_width,
                        row.description);
   };
   print_row(header);
-  for (const Row& row : rows) print_row(row);
+  for (const ParameterRow& row : rows) print_row(row);
   out << "\nSizes: bytes or B, KiB, MiB, GiB, KB, MB, GB. Times need ps, ns, us, ms or s. "
          "Frequencies: Hz, kHz, MHz, GHz. Fractions are allowed when exact (1.5us).\n"
          "sweep: {key.path: [v1, v2, ...], ...} runs the cartesian product, first key slowest.\n"

@@ -60,5 +60,7 @@ std::string read_scenario_file(const std::string& path);
 
 // `ssdsim --list-params`: key, type and unit, default, allowed range or values, description.
 void print_parameters(std::ostream& out);
+// `ssdsim --params-table`: the same as a Markdown table, README's parameter table.
+void print_parameters_markdown(std::ostream& out);
 
 }  // namespace ssdvp

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "tlm/system/csv.h"
+
 namespace ssdvp::host {
 namespace {
 
@@ -16,17 +18,6 @@ constexpr std::array<HostOp, HostStats::kOps> kAllOps = {HostOp::kRead, HostOp::
 
 double per_second(double amount, uint64_t duration_ps) {
   return duration_ps == 0 ? 0.0 : amount * kPsPerSecond / static_cast<double>(duration_ps);
-}
-
-// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
 }
 
 std::string csv_value(const nlohmann::json& value) {
@@ -60,9 +51,7 @@ const char* host_op_name(HostOp op) {
   return "unknown";
 }
 
-HostStats::HostStats(uint64_t interval_ps) : interval_ps_(interval_ps) {
-  if (interval_ps_ == 0) throw std::invalid_argument("host statistics: the interval must be > 0");
-}
+HostStats::HostStats(uint64_t interval_ps) : interval_ps_(interval_ps) {}
 
 void HostStats::begin_phase(const std::string& name, uint64_t now_ps) {
   if (in_phase_) throw std::logic_error("host statistics: a phase began inside another");
@@ -92,7 +81,7 @@ void HostStats::advance(uint64_t now_ps) {
   if (!in_phase_ || now_ps <= last_change_ps_) return;
   Phase& phase = phases_.back();
   phase.outstanding_area += static_cast<unsigned __int128>(outstanding_) * (now_ps - last_change_ps_);
-  for (uint64_t time = last_change_ps_; time < now_ps;) {
+  for (uint64_t time = last_change_ps_; interval_ps_ != 0 && time < now_ps;) {
     Interval& interval = interval_at(time);
     const uint64_t segment_end = std::min(now_ps, interval.end_ps);
     interval.outstanding_area += static_cast<unsigned __int128>(outstanding_) * (segment_end - time);
@@ -127,6 +116,7 @@ void HostStats::completed(HostOp op, uint64_t bytes, uint64_t latency_ps, bool o
     ++stats.errors;
   }
   stats.latency_ns.record((latency_ps + 500) / 1000);
+  if (interval_ps_ == 0) return;
   Interval& interval = interval_at(now_ps);
   ++interval.commands[index];
   if (ok) interval.bytes[index] += bytes;
@@ -141,7 +131,7 @@ void HostStats::end_phase(uint64_t now_ps, bool finished) {
   phase.finished = finished;
   phase.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - phase.wall_start).count();
-  if (now_ps > phase.start_ps) {
+  if (now_ps > phase.start_ps && interval_ps_ != 0) {
     Interval& last = interval_at(now_ps - 1);
     last.end_ps = std::min(last.end_ps, now_ps);
   }

@@ -54,7 +54,7 @@ class HostStats {
     std::vector<Interval> intervals;
   };
 
-  // interval_ps > 0.
+  // interval_ps 0: no time series.
   explicit HostStats(uint64_t interval_ps);
 
   void begin_phase(const std::string& name, uint64_t now_ps);

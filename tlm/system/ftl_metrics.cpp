@@ -1,153 +1,387 @@
 #include "tlm/system/ftl_metrics.h"
 
+#include <algorithm>
 #include <cstring>
+#include <ostream>
+#include <set>
 
 #include <fmt/format.h>
 
+#include "tlm/system/csv.h"
+
 namespace ssdvp {
 namespace {
+
+const char* location_name(uint32_t location) {
+  return location == FW_STATS_LOCATION_DRAM ? "dram" : "sram";
+}
+
+// A term of a ratio: a metric's name, or a prefix ending in '.' that sums every counter below it.
+bool term_matches(const std::string& term, const std::string& name) {
+  return term.back() == '.' ? name.compare(0, term.size(), term) == 0 : name == term;
+}
+
+// What derives from the firmware's metrics: numerator terms over denominator terms, each term a
+// counter's growth over the span (or a gauge's value).
+struct Ratio {
+  const char* name;
+  std::vector<std::string> numerator;
+  std::vector<std::string> denominator;
+};
+
+const std::vector<Ratio>& ratios() {
+  static const std::vector<Ratio> kRatios = {
+      {"map.hit_ratio", {"map.hits"}, {"map.lookups"}},
+      // The double-read ratio: flash reads a host read costs.
+      {"flash_reads_per_host_read", {"flash_reads.host", "flash_reads.translation_host"},
+       {"host_read_pages"}},
+      {"waf", {"pages_programmed."}, {"host_write_pages"}},
+      {"host_reads_lsb_fraction", {"host_reads_by_page_type.lsb"}, {"host_reads_by_page_type."}},
+  };
+  return kRatios;
+}
+
+// Older names of single metrics, kept for the tools that read them.
+const std::vector<std::pair<const char*, const char*>>& aliases() {
+  static const std::vector<std::pair<const char*, const char*>> kAliases = {
+      {"tp_reads", "flash_reads.translation"}, {"tp_writes", "pages_programmed.translation"}};
+  return kAliases;
+}
+
+// A scalar metric's value over the span: a counter's growth, a gauge's value at its end.
+uint64_t span_value(const FtlMetrics::Metric& end, const FtlMetrics::Metric* begin) {
+  if (end.kind == FW_METRIC_GAUGE || begin == nullptr) return end.values[0];
+  return end.values[0] - begin->values[0];
+}
+
+// The sum of the terms over the span, or nullopt when no metric matches any of them.
+std::optional<uint64_t> term_sum(const std::vector<std::string>& terms,
+                                 const FtlMetrics::Snapshot& begin,
+                                 const FtlMetrics::Snapshot& end) {
+  std::optional<uint64_t> sum;
+  for (const FtlMetrics::Metric& metric : end.metrics) {
+    if (metric.kind == FW_METRIC_HISTOGRAM) continue;
+    for (const std::string& term : terms) {
+      if (term_matches(term, metric.name)) {
+        sum = sum.value_or(0) + span_value(metric, begin.find(metric.name));
+        break;
+      }
+    }
+  }
+  return sum;
+}
+
+// nullopt when the firmware lacks the ratio's inputs; null JSON when the denominator is 0.
+std::optional<nlohmann::json> ratio_value(const Ratio& ratio, const FtlMetrics::Snapshot& begin,
+                                          const FtlMetrics::Snapshot& end) {
+  const std::optional<uint64_t> numerator = term_sum(ratio.numerator, begin, end);
+  const std::optional<uint64_t> denominator = term_sum(ratio.denominator, begin, end);
+  if (!numerator || !denominator) return std::nullopt;
+  if (*denominator == 0) return nlohmann::json(nullptr);
+  return nlohmann::json(static_cast<double>(*numerator) / static_cast<double>(*denominator));
+}
 
 nlohmann::json ratio(uint64_t numerator, uint64_t denominator) {
   if (denominator == 0) return nullptr;
   return static_cast<double>(numerator) / static_cast<double>(denominator);
 }
 
-const char* location_name(uint32_t location) {
-  return location == FW_STATS_LOCATION_DRAM ? "dram" : "sram";
+// out["a"]["b"]["c"] = value for the name "a.b.c".
+void insert_dotted(nlohmann::json& out, const std::string& name, nlohmann::json value) {
+  nlohmann::json* node = &out;
+  size_t start = 0;
+  for (size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', start)) {
+    node = &(*node)[name.substr(start, dot - start)];
+    start = dot + 1;
+  }
+  (*node)[name.substr(start)] = std::move(value);
+}
+
+// A name the platform nests: letters, digits and '_' in parts separated by single dots.
+bool valid_name(const std::string& name) {
+  if (name.empty() || name.front() == '.' || name.back() == '.' ||
+      name.find("..") != std::string::npos) {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.';
+  });
 }
 
 }  // namespace
 
-std::optional<std::string> FtlMetrics::problem(const fw_stats_t& stats) const {
-  if (stats.magic != FW_STATS_MAGIC) {
+const FtlMetrics::Metric* FtlMetrics::Snapshot::find(const std::string& name) const {
+  for (const Metric& metric : metrics) {
+    if (metric.name == name) return &metric;
+  }
+  return nullptr;
+}
+
+std::optional<std::string> FtlMetrics::read_name(const DebugRead& debug_read, uint32_t address,
+                                                 std::string& name) const {
+  if (const auto cached = names_.find(address); cached != names_.end()) {
+    name = cached->second;
+    return std::nullopt;
+  }
+  name.clear();
+  for (uint32_t i = 0; i < FW_STATS_NAME_BYTES; ++i) {
+    char c = 0;
+    if (!debug_read(address + i, &c, 1)) {
+      return fmt::format("fw_stats at {:#010x}: the name at {:#010x} runs out of memory",
+                         address_, address);
+    }
+    if (c == '\0') {
+      names_.emplace(address, name);
+      return std::nullopt;
+    }
+    name += c;
+  }
+  return fmt::format("fw_stats at {:#010x}: the name at {:#010x} ('{}...') has no NUL within "
+                     "FW_STATS_NAME_BYTES ({})",
+                     address_, address, name, FW_STATS_NAME_BYTES);
+}
+
+std::optional<std::string> FtlMetrics::read(const DebugRead& debug_read,
+                                            Snapshot& snapshot) const {
+  fw_stats_t& block = snapshot.block;
+  if (!debug_read(address_, &block, sizeof(block))) {
+    return fmt::format("fw_stats at {:#010x}: the block lies outside the memories", address_);
+  }
+  if (block.magic != FW_STATS_MAGIC) {
     return fmt::format("fw_stats at {:#010x}: magic {:#010x} is not FW_STATS_MAGIC {:#010x} (the "
                        "firmware has not initialised its statistics block)",
-                       address_, stats.magic, FW_STATS_MAGIC);
+                       address_, block.magic, FW_STATS_MAGIC);
   }
-  if (stats.version != FW_STATS_VERSION) {
+  if (block.version != FW_STATS_VERSION) {
     return fmt::format("fw_stats at {:#010x}: version {} is not FW_STATS_VERSION {} "
                        "(interface/fw_stats.h of the firmware and the platform differ)",
-                       address_, stats.version, FW_STATS_VERSION);
+                       address_, block.version, FW_STATS_VERSION);
   }
-  if (stats.region_count > FW_STATS_MAX_REGIONS) {
+  if (block.region_count > FW_STATS_MAX_REGIONS) {
     return fmt::format("fw_stats at {:#010x}: region_count {} exceeds FW_STATS_MAX_REGIONS {}",
-                       address_, stats.region_count, FW_STATS_MAX_REGIONS);
+                       address_, block.region_count, FW_STATS_MAX_REGIONS);
+  }
+  if (block.metric_count > FW_STATS_MAX_METRICS) {
+    return fmt::format("fw_stats at {:#010x}: metric_count {} exceeds FW_STATS_MAX_METRICS {}",
+                       address_, block.metric_count, FW_STATS_MAX_METRICS);
+  }
+  snapshot.regions.clear();
+  for (uint32_t i = 0; i < block.region_count; ++i) {
+    const fw_stats_region_t& entry = block.regions[i];
+    Region region;
+    if (auto problem = read_name(debug_read, entry.name, region.name)) return problem;
+    region.bytes = entry.bytes;
+    region.location = entry.location;
+    snapshot.regions.push_back(std::move(region));
+  }
+  snapshot.metrics.clear();
+  std::set<std::string> names;
+  for (uint32_t i = 0; i < block.metric_count; ++i) {
+    const fw_stats_metric_t& entry = block.metrics[i];
+    Metric metric;
+    if (auto problem = read_name(debug_read, entry.name, metric.name)) return problem;
+    const auto bad = [&](const std::string& what) {
+      return fmt::format("fw_stats at {:#010x}: metric {} '{}': {}", address_, i, metric.name,
+                         what);
+    };
+    if (!valid_name(metric.name)) {
+      return bad("a name is letters, digits and '_' in parts separated by single dots");
+    }
+    if (!names.insert(metric.name).second) return bad("registered twice");
+    if (entry.kind > FW_METRIC_HISTOGRAM) {
+      return bad(fmt::format("kind {} is none of FW_METRIC_COUNTER, _GAUGE, _HISTOGRAM",
+                             entry.kind));
+    }
+    if (entry.value_bytes != 4 && entry.value_bytes != 8) {
+      return bad(fmt::format("value_bytes {} is neither 4 nor 8", entry.value_bytes));
+    }
+    const uint32_t buckets = entry.kind == FW_METRIC_HISTOGRAM ? entry.buckets : 1;
+    if (buckets == 0 || buckets > FW_STATS_MAX_BUCKETS || entry.bucket_width == 0) {
+      return bad(fmt::format("{} buckets of width {}: allowed 1..{} buckets of a width > 0",
+                             entry.buckets, entry.bucket_width, FW_STATS_MAX_BUCKETS));
+    }
+    metric.kind = entry.kind;
+    metric.bucket_width = entry.bucket_width;
+    std::vector<uint8_t> bytes(size_t{buckets} * entry.value_bytes);
+    if (!debug_read(entry.value, bytes.data(), bytes.size())) {
+      return bad(fmt::format("its value at {:#010x} lies outside the memories", entry.value));
+    }
+    for (uint32_t b = 0; b < buckets; ++b) {
+      uint64_t value = 0;  // little endian, like the controller
+      std::memcpy(&value, bytes.data() + size_t{b} * entry.value_bytes, entry.value_bytes);
+      metric.values.push_back(value);
+    }
+    snapshot.metrics.push_back(std::move(metric));
+  }
+  // A name that is also the prefix of another would be a number and an object in stats.json.
+  for (auto it = names.begin(); it != names.end(); ++it) {
+    const auto next = std::next(it);
+    if (next != names.end() && next->compare(0, it->size() + 1, *it + ".") == 0) {
+      return fmt::format("fw_stats at {:#010x}: metric '{}' is also the start of '{}'", address_,
+                         *it, *next);
+    }
   }
   return std::nullopt;
 }
 
 void FtlMetrics::phase_begin(const std::string& name, const Snapshot& snapshot) {
-  open_ = OpenPhase{name, snapshot};
+  Phase phase;
+  phase.name = name;
+  phase.begin = snapshot;
+  phase.last_sample = snapshot;
+  for (const Metric& metric : snapshot.metrics) {
+    if (metric.kind != FW_METRIC_HISTOGRAM) phase.columns.push_back(metric.name);
+  }
+  for (const Ratio& each : ratios()) {
+    if (ratio_value(each, snapshot, snapshot)) {
+      phase.columns.push_back(each.name);
+      phase.columns.push_back(std::string(each.name) + "_interval");
+    }
+  }
+  open_ = std::move(phase);
+}
+
+void FtlMetrics::add_row(Phase& phase, const Snapshot& snapshot) {
+  std::vector<nlohmann::json> row;
+  row.push_back(snapshot.time_ps / 1000);
+  for (const std::string& column : phase.columns) {
+    if (const Metric* metric = snapshot.find(column)) {
+      row.push_back(span_value(*metric, phase.begin.find(column)));
+      continue;
+    }
+    static const std::string kInterval = "_interval";
+    const bool interval = column.size() > kInterval.size() &&
+                          column.compare(column.size() - kInterval.size(), kInterval.size(),
+                                         kInterval) == 0;
+    const std::string name = interval ? column.substr(0, column.size() - kInterval.size()) : column;
+    for (const Ratio& each : ratios()) {
+      if (name != each.name) continue;
+      const Snapshot& from = interval ? phase.last_sample : phase.begin;
+      row.push_back(ratio_value(each, from, snapshot).value_or(nullptr));
+    }
+  }
+  phase.rows.push_back(std::move(row));
+  phase.last_sample = snapshot;
+}
+
+void FtlMetrics::sample(const Snapshot& snapshot) {
+  if (open_) add_row(*open_, snapshot);
 }
 
 void FtlMetrics::phase_end(const Snapshot& snapshot, bool finished) {
   if (!open_) return;
-  nlohmann::json phase = {{"name", open_->name}, {"finished", finished}};
-  phase.update(span_metrics(open_->begin, snapshot));
+  Phase& phase = *open_;
+  if (phase.rows.empty() || phase.rows.back().front() != snapshot.time_ps / 1000) {
+    add_row(phase, snapshot);
+  }
+  phase.metrics = {{"name", phase.name}, {"finished", finished}};
+  phase.metrics.update(span_metrics(phase.begin, snapshot));
+  nlohmann::json series = nlohmann::json::object();
+  series["time_ns"] = nlohmann::json::array();
+  for (const std::string& column : phase.columns) series[column] = nlohmann::json::array();
+  for (const std::vector<nlohmann::json>& row : phase.rows) {
+    series["time_ns"].push_back(row[0]);
+    for (size_t i = 0; i < phase.columns.size(); ++i) {
+      series[phase.columns[i]].push_back(row[i + 1]);
+    }
+  }
+  phase.metrics["series"] = std::move(series);
   phases_.push_back(std::move(phase));
   open_.reset();
 }
 
 nlohmann::json FtlMetrics::span_metrics(const Snapshot& begin, const Snapshot& end) {
-  const fw_stats_t& a = begin.stats;
-  const fw_stats_t& b = end.stats;
-#define SSDVP_DELTA(field) (b.field - a.field)
-  const uint64_t host_read_pages = SSDVP_DELTA(host_read_pages);
-  const uint64_t host_write_pages = SSDVP_DELTA(host_write_pages);
-  const uint64_t programmed_host = SSDVP_DELTA(pages_programmed_host);
-  const uint64_t programmed_gc = SSDVP_DELTA(pages_programmed_gc);
-  const uint64_t programmed_translation = SSDVP_DELTA(pages_programmed_translation);
-  const uint64_t programmed_padding = SSDVP_DELTA(pages_programmed_padding);
+  nlohmann::json out = nlohmann::json::object();
+  for (const Metric& metric : end.metrics) {
+    const Metric* before = begin.find(metric.name);
+    if (metric.kind == FW_METRIC_HISTOGRAM) {
+      nlohmann::json counts = nlohmann::json::array();
+      for (size_t b = 0; b < metric.values.size(); ++b) {
+        const bool same_shape = before != nullptr && before->values.size() == metric.values.size();
+        counts.push_back(metric.values[b] - (same_shape ? before->values[b] : 0));
+      }
+      insert_dotted(out, metric.name,
+                    {{"bucket_width", metric.bucket_width}, {"counts", std::move(counts)}});
+    } else {
+      insert_dotted(out, metric.name, span_value(metric, before));
+    }
+  }
+  for (const Ratio& each : ratios()) {
+    if (std::optional<nlohmann::json> value = ratio_value(each, begin, end)) {
+      insert_dotted(out, each.name, std::move(*value));
+    }
+  }
+  for (const auto& [alias, name] : aliases()) {
+    if (const Metric* metric = end.find(name)) {
+      out[alias] = span_value(*metric, begin.find(name));
+    }
+  }
   const uint64_t commands = end.host_commands - begin.host_commands;
   const uint64_t instructions = end.instructions - begin.instructions;
   const uint64_t cycles = end.cycles - begin.cycles;
   const uint64_t sleep_cycles = end.sleep_cycles - begin.sleep_cycles;
-  nlohmann::json out = {
-      {"host_commands", commands},
-      {"host_read_pages", host_read_pages},
-      {"host_write_pages", host_write_pages},
-      {"host_trim_pages", SSDVP_DELTA(host_trim_pages)},
-      {"write_buffer_read_hits", SSDVP_DELTA(write_buffer_read_hits)},
-      {"partial_page_merges", SSDVP_DELTA(partial_page_merges)},
-      {"map",
-       {{"lookups", SSDVP_DELTA(map_lookups)},
-        {"hits", SSDVP_DELTA(map_hits)},
-        {"misses", SSDVP_DELTA(map_misses)},
-        {"predictions", SSDVP_DELTA(map_predictions)},
-        {"mispredictions", SSDVP_DELTA(map_mispredictions)},
-        {"updates", SSDVP_DELTA(map_updates)},
-        {"update_misses", SSDVP_DELTA(map_update_misses)},
-        {"evictions", SSDVP_DELTA(map_evictions)},
-        {"dirty_evictions", SSDVP_DELTA(map_dirty_evictions)},
-        {"prefetched", SSDVP_DELTA(map_prefetched)},
-        {"hit_ratio", ratio(SSDVP_DELTA(map_hits), SSDVP_DELTA(map_lookups))}}},
-      {"tp_reads", SSDVP_DELTA(flash_reads_translation)},
-      {"tp_writes", programmed_translation},
-      {"flash_reads",
-       {{"host", SSDVP_DELTA(flash_reads_host)},
-        {"translation", SSDVP_DELTA(flash_reads_translation)},
-        {"translation_host", SSDVP_DELTA(flash_reads_translation_host)},
-        {"gc", SSDVP_DELTA(flash_reads_gc)},
-        {"rmw", SSDVP_DELTA(flash_reads_rmw)}}},
-      {"flash_reads_per_host_read",
-       ratio(SSDVP_DELTA(flash_reads_host) + SSDVP_DELTA(flash_reads_translation_host),
-             host_read_pages)},
-      {"pages_programmed",
-       {{"host", programmed_host},
-        {"gc", programmed_gc},
-        {"translation", programmed_translation},
-        {"padding", programmed_padding}}},
-      {"waf", ratio(programmed_host + programmed_gc + programmed_translation + programmed_padding,
-                    host_write_pages)},
-      {"blocks_erased", SSDVP_DELTA(blocks_erased)},
-      {"gc",
-       {{"invocations", SSDVP_DELTA(gc_invocations)},
-        {"foreground", SSDVP_DELTA(gc_foreground)},
-        {"pages_moved", SSDVP_DELTA(gc_pages_moved)}}},
-      {"wl_migrations", SSDVP_DELTA(wl_migrations)},
-      {"retired",
-       {{"groups", SSDVP_DELTA(groups_retired)},
-        {"rescued", SSDVP_DELTA(retired_groups_rescued)},
-        {"valid_pages_left", b.retired_valid_pages}}},
-      {"erase_count",
-       {{"min", end.erase_counts.min},
-        {"mean", end.erase_counts.mean},
-        {"max", end.erase_counts.max}}},
-      {"firmware",
-       {{"instructions", instructions},
-        {"cycles", cycles},
-        {"sleep_cycles", sleep_cycles},
-        {"instructions_per_command", ratio(instructions, commands)},
-        {"cycles_per_command", ratio(cycles, commands)},
-        {"awake_cycles_per_command", ratio(cycles - sleep_cycles, commands)}}},
-  };
-#undef SSDVP_DELTA
+  out["erase_count"] = {{"min", end.erase_counts.min},
+                        {"mean", end.erase_counts.mean},
+                        {"max", end.erase_counts.max}};
+  out["firmware"] = {{"instructions", instructions},
+                     {"cycles", cycles},
+                     {"sleep_cycles", sleep_cycles},
+                     {"instructions_per_command", ratio(instructions, commands)},
+                     {"cycles_per_command", ratio(cycles, commands)},
+                     {"awake_cycles_per_command", ratio(cycles - sleep_cycles, commands)}};
   return out;
 }
 
 nlohmann::json FtlMetrics::to_json(const Snapshot& final) const {
-  const fw_stats_t& stats = final.stats;
+  const fw_stats_t& block = final.block;
   nlohmann::json regions = nlohmann::json::array();
-  for (uint32_t i = 0; i < stats.region_count && i < FW_STATS_MAX_REGIONS; ++i) {
-    const fw_stats_region_t& region = stats.regions[i];
-    // The firmware promises a NUL; a missing one must not run past the record.
-    const std::string name(region.name, strnlen(region.name, FW_STATS_NAME_BYTES));
-    regions.push_back(
-        {{"name", name}, {"bytes", region.bytes}, {"location", location_name(region.location)}});
+  for (const Region& region : final.regions) {
+    regions.push_back({{"name", region.name},
+                       {"bytes", region.bytes},
+                       {"location", location_name(region.location)}});
   }
-  nlohmann::json out = {
+  nlohmann::json phases = nlohmann::json::array();
+  for (const Phase& phase : phases_) phases.push_back(phase.metrics);
+  return {
       {"address", address_},
-      {"boot_complete", stats.boot_complete != 0},
+      {"boot_complete", block.boot_complete != 0},
       {"memory",
        {{"sram",
-         {{"budget_bytes", stats.sram_budget_bytes}, {"used_bytes", stats.sram_used_bytes}}},
+         {{"budget_bytes", block.sram_budget_bytes}, {"used_bytes", block.sram_used_bytes}}},
         {"dram",
-         {{"budget_bytes", stats.dram_budget_bytes}, {"used_bytes", stats.dram_used_bytes}}},
+         {{"budget_bytes", block.dram_budget_bytes}, {"used_bytes", block.dram_used_bytes}}},
         {"regions", std::move(regions)}}},
-      {"phases", phases_},
+      {"phases", std::move(phases)},
       {"run", span_metrics(Snapshot{}, final)},
   };
-  return out;
+}
+
+void FtlMetrics::write_timeseries_csv(std::ostream& out) const {
+  std::vector<std::string> columns;  // the union, in first-seen order
+  for (const Phase& phase : phases_) {
+    for (const std::string& column : phase.columns) {
+      if (std::find(columns.begin(), columns.end(), column) == columns.end()) {
+        columns.push_back(column);
+      }
+    }
+  }
+  out << "phase,time_ns";
+  for (const std::string& column : columns) out << "," << column;
+  out << "\n";
+  for (const Phase& phase : phases_) {
+    for (const std::vector<nlohmann::json>& row : phase.rows) {
+      out << csv_field(phase.name) << "," << row[0].dump();
+      for (const std::string& column : columns) {
+        const auto at = std::find(phase.columns.begin(), phase.columns.end(), column);
+        const nlohmann::json& cell =
+            at == phase.columns.end() ? nullptr : row[1 + (at - phase.columns.begin())];
+        out << ",";
+        if (!cell.is_null()) out << cell.dump();
+      }
+      out << "\n";
+    }
+  }
 }
 
 }  // namespace ssdvp

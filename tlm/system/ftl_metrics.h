@@ -1,33 +1,37 @@
-// Per-phase FTL metrics from the firmware's statistics block (interface/fw_stats.h). The SoC
-// takes a snapshot (the block, read by debug access, plus the harts' counters, the host's
-// completed commands and the NAND's erase counts) at the start and end of every workload phase
-// and at the end of the run; this turns the differences into the metrics of stats.json "ftl":
+// FTL metrics from the firmware's statistics block (interface/fw_stats.h): the arena regions and
+// the metrics the firmware registered by name (firmware/lib/metrics.h). The SoC takes a snapshot
+// (the block and every variable it points at, read by debug access, plus the harts' counters,
+// the host's completed commands and the NAND's erase counts) at the start and end of every
+// workload phase, every host.stats_interval within a phase and at the end of the run; this
+// turns them into stats.json "ftl" and ftl_timeseries.csv:
 //
 // {address, boot_complete,
 //  memory: {sram: {budget_bytes, used_bytes}, dram: {...}, regions: [{name, bytes, location}]},
-//  phases: [{name, finished, <metrics>}], run: {<metrics> from reset to the end of the run}}
+//  phases: [{name, finished, <metrics>, series: {time_ns: [...], <column>: [...]}}],
+//  run: {<metrics> from reset to the end of the run}}
 //
-// <metrics>: host_commands, host_read_pages, host_write_pages, host_trim_pages,
-//   write_buffer_read_hits, partial_page_merges,
-//   map: {lookups, hits, misses, predictions, mispredictions, updates, update_misses, evictions,
-//         dirty_evictions, prefetched, hit_ratio (hits / lookups)},
-//   tp_reads, tp_writes (translation pages read and programmed),
-//   flash_reads: {host, translation, translation_host, gc, rmw},
-//   flash_reads_per_host_read ((host + translation_host) / host_read_pages: the double-read ratio),
-//   pages_programmed: {host, gc, translation, padding},
-//   waf ((host + gc + translation + padding programmed) / host_write_pages),
-//   blocks_erased, gc: {invocations, foreground, pages_moved}, wl_migrations,
-//   retired: {groups (retired after a failed program or erase), rescued (retired groups whose
-//             valid pages GC moved off), valid_pages_left (still on retired groups at the end)},
-//   erase_count: {min, mean, max} over the good blocks at the snapshot that ends the span,
-//   firmware: {instructions, cycles, sleep_cycles, instructions_per_command, cycles_per_command,
-//              awake_cycles_per_command} (all harts; cycles include sleep, awake ones do not).
-// A ratio whose denominator is 0 is null.
+// <metrics>: every registered metric, nested by the dots of its name: a counter's growth over
+// the span, a gauge's value at its end, a histogram as {bucket_width, counts} (growth per
+// bucket). Then what derives from them, when the firmware has the inputs (kRatios in the .cpp):
+// map.hit_ratio, flash_reads_per_host_read, waf (every pages_programmed.* over
+// host_write_pages), host_reads_lsb_fraction, tp_reads and tp_writes; and from the platform:
+// erase_count {min, mean, max} over the good blocks at the span's end, and firmware
+// {instructions, cycles, sleep_cycles, instructions_per_command, cycles_per_command,
+// awake_cycles_per_command} (all harts, per host command completed). A ratio whose denominator
+// is 0 is null.
+//
+// A series column is a counter's growth from the phase's start, a gauge's value, or a ratio
+// over the same span; each ratio also has a column "<name>_interval" over the span since the
+// sample before. The last sample of a finished phase is taken at its end, so it equals the
+// phase's metrics.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -44,41 +48,76 @@ class FtlMetrics {
     uint32_t max = 0;
   };
 
-  struct Snapshot {
-    fw_stats_t stats{};
-    uint64_t instructions = 0;  // instret of all harts
-    uint64_t cycles = 0;        // cycles of all harts, sleep included
-    uint64_t sleep_cycles = 0;  // of those, in WFI
-    uint64_t host_commands = 0; // commands the host saw completed
-    EraseCounts erase_counts;
+  struct Region {
+    std::string name;
+    uint32_t bytes = 0;
+    uint32_t location = FW_STATS_LOCATION_SRAM;
   };
+
+  struct Metric {
+    std::string name;
+    uint32_t kind = FW_METRIC_COUNTER;
+    uint32_t bucket_width = 1;
+    std::vector<uint64_t> values;  // one, or one per bucket
+  };
+
+  struct Snapshot {
+    fw_stats_t block{};            // as read (header and tables)
+    std::vector<Region> regions;
+    std::vector<Metric> metrics;   // in registration order
+    uint64_t instructions = 0;     // instret of all harts
+    uint64_t cycles = 0;           // cycles of all harts, sleep included
+    uint64_t sleep_cycles = 0;     // of those, in WFI
+    uint64_t host_commands = 0;    // commands the host saw completed
+    EraseCounts erase_counts;
+    uint64_t time_ps = 0;
+
+    const Metric* find(const std::string& name) const;
+  };
+
+  // Copies `bytes` from firmware memory at `address`; false when they are not all there.
+  using DebugRead = std::function<bool(uint32_t address, void* data, size_t bytes)>;
 
   // `address`: where the firmware keeps the block (its `fw_stats` symbol).
   explicit FtlMetrics(uint32_t address) : address_(address) {}
 
   uint32_t address() const { return address_; }
-  // Why a block read from the firmware is not a statistics block this platform understands, or
-  // nullopt when it is.
-  std::optional<std::string> problem(const fw_stats_t& stats) const;
+
+  // Reads the block and what it points at into `snapshot` (the platform's fields untouched).
+  // Returns why it is not a statistics block this platform understands, or nullopt.
+  std::optional<std::string> read(const DebugRead& debug_read, Snapshot& snapshot) const;
 
   void phase_begin(const std::string& name, const Snapshot& snapshot);
+  // A sample of the open phase (ignored without one).
+  void sample(const Snapshot& snapshot);
   void phase_end(const Snapshot& snapshot, bool finished);
   bool in_phase() const { return open_.has_value(); }
 
   // The "ftl" section, `final` being the snapshot at the end of the run.
   nlohmann::json to_json(const Snapshot& final) const;
+  // ftl_timeseries.csv: phase, time_ns, then the columns of the phases' series.
+  void write_timeseries_csv(std::ostream& out) const;
   // The metrics of the span from `begin` to `end`.
   static nlohmann::json span_metrics(const Snapshot& begin, const Snapshot& end);
 
  private:
-  struct OpenPhase {
+  struct Phase {
     std::string name;
     Snapshot begin;
+    Snapshot last_sample;
+    std::vector<std::string> columns;
+    std::vector<std::vector<nlohmann::json>> rows;  // time_ns, then the columns
+    nlohmann::json metrics;                          // once ended
   };
 
+  std::optional<std::string> read_name(const DebugRead& debug_read, uint32_t address,
+                                       std::string& name) const;
+  void add_row(Phase& phase, const Snapshot& snapshot);
+
   uint32_t address_;
-  std::optional<OpenPhase> open_;
-  std::vector<nlohmann::json> phases_;
+  mutable std::unordered_map<uint32_t, std::string> names_;  // by address: names never change
+  std::optional<Phase> open_;
+  std::vector<Phase> phases_;
 };
 
 }  // namespace ssdvp

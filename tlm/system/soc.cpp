@@ -36,23 +36,23 @@ void check_range(const char* key, uint64_t value, uint64_t min, uint64_t max) {
 // The RQRMI settings the firmware cannot check against the platform: the engine needs the
 // accelerator, and the stages their order.
 void check_rqrmi(const SocConfig& config) {
-  const RqrmiConfig& rqrmi = config.firmware.rqrmi;
-  if (rqrmi.engine == BOOT_RQRMI_ENGINE_ACCEL && !config.accel.present) {
+  const FirmwareParams& rqrmi = config.firmware.params;
+  if (rqrmi.rqrmi_engine == BOOT_RQRMI_ENGINE_ACCEL && !config.accel.present) {
     throw std::runtime_error(
         "firmware.rqrmi_engine = accel needs the accelerator: set accel.present = true");
   }
-  if (rqrmi.stage3_width != 0 && rqrmi.stage2_width == 0) {
+  if (rqrmi.rqrmi_stage3_width != 0 && rqrmi.rqrmi_stage2_width == 0) {
     throw std::runtime_error(fmt::format(
         "firmware.rqrmi_stage3_width = {} needs a stage 2: set firmware.rqrmi_stage2_width",
-        rqrmi.stage3_width));
+        rqrmi.rqrmi_stage3_width));
   }
-  const uint64_t records = 1 + uint64_t{rqrmi.stage1_width} + rqrmi.stage2_width +
-                           rqrmi.stage3_width;
+  const uint64_t records = 1 + uint64_t{rqrmi.rqrmi_stage1_width} + rqrmi.rqrmi_stage2_width +
+                           rqrmi.rqrmi_stage3_width;
   const uint64_t model_bytes = RQRMI_HEADER_BYTES + records * RQRMI_SUBMODEL_BYTES;
-  if (rqrmi.max_model_bytes != 0 && rqrmi.max_model_bytes < model_bytes) {
+  if (rqrmi.rqrmi_max_model_bytes != 0 && rqrmi.rqrmi_max_model_bytes < model_bytes) {
     throw std::runtime_error(fmt::format(
         "firmware.rqrmi_max_model_bytes = {} is below the {} bytes of the configured stages",
-        rqrmi.max_model_bytes, model_bytes));
+        rqrmi.rqrmi_max_model_bytes, model_bytes));
   }
 }
 
@@ -77,23 +77,37 @@ uint32_t encode_alloc_order(const std::string& order) {
   return encoded;
 }
 
+// The words of the firmware's keys (interface/firmware_params.def) in the boot block; throws
+// what a text key's encoder finds wrong with its value.
+void fill_firmware_params(const FirmwareParams& params, boot_config_t& block) {
+#define FW_PARAM_CHOICE(field, ...) block.field = params.field;
+#define FW_PARAM_FLAG(field, ...) block.field = params.field ? 1 : 0;
+#define FW_PARAM_COUNT(field, ...) block.field = params.field;
+#define FW_PARAM_SIZE(field, ...) block.field = params.field;
+// The registry accepts only whole nanoseconds within 32 bits.
+#define FW_PARAM_TIME(field, ...) block.field##_ns = static_cast<uint32_t>(params.field##_ps / 1000);
+#define FW_PARAM_REAL(field, ...) block.field = static_cast<float>(params.field);
+#define FW_PARAM_TEXT(field, key, encoder, ...) block.field = encoder(params.field);
+#include "interface/firmware_params.def"
+}
+
 void check_ftl(const SocConfig& config) {
-  const FtlConfig& ftl = config.ftl;
-  encode_alloc_order(ftl.alloc_order);
-  if (ftl.write_buffer_location == static_cast<uint32_t>(WriteBufferLocation::kDram) &&
-      config.dram.size_bytes == 0) {
+  const FirmwareParams& ftl = config.firmware.params;
+  boot_config_t encoded{};
+  fill_firmware_params(ftl, encoded);
+  if (ftl.ftl_write_buffer_location == BOOT_MEMORY_DRAM && config.dram.size_bytes == 0) {
     throw std::runtime_error(
         "ftl.write_buffer.location = dram needs DRAM: set dram.size > 0, or use sram");
   }
-  if (ftl.gc_foreground_free >= ftl.gc_background_free) {
+  if (ftl.ftl_gc_foreground_free >= ftl.ftl_gc_background_free) {
     throw std::runtime_error(fmt::format(
         "ftl.gc.foreground_free = {} must be below ftl.gc.background_free = {}",
-        ftl.gc_foreground_free, ftl.gc_background_free));
+        ftl.ftl_gc_foreground_free, ftl.ftl_gc_background_free));
   }
-  if (ftl.gc_background_free >= config.nand.blocks) {
+  if (ftl.ftl_gc_background_free >= config.nand.blocks) {
     throw std::runtime_error(fmt::format(
         "ftl.gc.background_free = {} must be below nand.blocks = {} (blocks per plane)",
-        ftl.gc_background_free, config.nand.blocks));
+        ftl.ftl_gc_background_free, config.nand.blocks));
   }
 }
 
@@ -114,7 +128,7 @@ HostConfig resolved_host(const SocConfig& config) {
   const uint64_t nand_pages = uint64_t{config.nand.channels} * config.nand.ways *
                               config.nand.dies * config.nand.planes * config.nand.blocks *
                               config.nand.pages;
-  const uint64_t lpns = ftl_lpn_count(nand_pages, config.ftl.op);
+  const uint64_t lpns = ftl_lpn_count(nand_pages, config.firmware.params.ftl_op);
   const uint64_t derived_bytes = lpns * config.nand.page_bytes;
   const bool product_ftl = config.firmware.elf.empty();
   if (host.page_bytes == 0) {
@@ -131,7 +145,7 @@ HostConfig resolved_host(const SocConfig& config) {
     throw std::runtime_error(fmt::format(
         "host.capacity = {} bytes contradicts the NAND: {} physical pages with ftl.op = {} give "
         "{} LPNs of {} bytes = {} bytes (set host.capacity = 0)",
-        host.capacity_bytes, nand_pages, config.ftl.op, lpns, config.nand.page_bytes,
+        host.capacity_bytes, nand_pages, config.firmware.params.ftl_op, lpns, config.nand.page_bytes,
         derived_bytes));
   }
   return host;
@@ -149,7 +163,7 @@ SocConfig validated(const SocConfig& config) {
   check_range("rom.size_bytes", config.rom.size_bytes, 1, MM_ROM_WINDOW);
   check_range("sram.size_bytes", config.sram.size_bytes, MM_BOOT_CONFIG_RESERVED, MM_SRAM_WINDOW);
   check_range("dram.size_bytes", config.dram.size_bytes, 0, MM_DRAM_WINDOW);
-  check_range("firmware.scheme", config.firmware.scheme, 0, BOOT_SCHEME_COUNT - 1);
+  check_range("firmware.scheme", config.firmware.params.scheme, 0, BOOT_SCHEME_COUNT - 1);
   check_range("sim.seed", config.sim.seed, 0, UINT32_MAX);
   check_rqrmi(config);
   check_ftl(config);
@@ -259,6 +273,12 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
             1, message);
   });
 
+  // The FTL's time series: a sample every host.stats_interval of a workload phase.
+  SC_HAS_PROCESS(Soc);
+  SC_METHOD(sample_ftl);
+  sensitive << ftl_sample_event_;
+  dont_initialize();
+
   // The RQRMI accelerator: registers, its DMA master for the range array, its interrupt line.
   if (config_.accel.present) {
     accel_ = std::make_unique<Accel>("accel", config_.accel, waves_);
@@ -329,6 +349,7 @@ void Soc::load_program(const ElfImage& elf) {
     log::debug(*this, "loaded {:#x} bytes at {:#010x} from {}", segment.memory_size,
                segment.address, elf.path());
   }
+  check_boot_config_version(elf);
   program_ = elf;
   ftl_metrics_.reset();
   if (const std::optional<uint32_t> stats = elf.symbol_address("fw_stats")) {
@@ -345,6 +366,23 @@ void Soc::load_program(const ElfImage& elf) {
   if (profile_enabled_) apply_profile();
 }
 
+void Soc::check_boot_config_version(const ElfImage& elf) {
+  const std::optional<uint32_t> symbol = elf.symbol_address("fw_boot_config_version");
+  if (!symbol) return;  // test programs that read no boot config
+  uint32_t version = 0;
+  tlm::tlm_generic_payload trans;
+  trans.set_command(tlm::TLM_READ_COMMAND);
+  trans.set_address(*symbol);
+  trans.set_data_ptr(reinterpret_cast<uint8_t*>(&version));
+  trans.set_data_length(sizeof(version));
+  if (router_.debug_transport(trans) != sizeof(version) || version != BOOT_CONFIG_VERSION) {
+    throw std::runtime_error(fmt::format(
+        "{}: the firmware image reads boot-config version {}, this platform writes version {} "
+        "(interface/boot_config.h differs between them: rebuild the firmware or the platform)",
+        elf.path(), version, BOOT_CONFIG_VERSION));
+  }
+}
+
 void Soc::write_boot_config() {
   boot_config_t block{};
   block.magic = BOOT_CONFIG_MAGIC;
@@ -357,55 +395,36 @@ void Soc::write_boot_config() {
   block.sram_size = static_cast<uint32_t>(config_.sram.size_bytes);
   block.dram_size = static_cast<uint32_t>(config_.dram.size_bytes);
   block.stack_bytes_per_hart = config_.cpu.stack_bytes_per_hart;
-  block.scheme = config_.firmware.scheme;
   block.seed = static_cast<uint32_t>(config_.sim.seed);
-  const RqrmiConfig& rqrmi = config_.firmware.rqrmi;
-  block.rqrmi_engine = rqrmi.engine;
-  block.rqrmi_stage_width[0] = rqrmi.stage1_width;
-  block.rqrmi_stage_width[1] = rqrmi.stage2_width;
-  block.rqrmi_stage_width[2] = rqrmi.stage3_width;
-  block.rqrmi_samples = rqrmi.samples;
-  block.rqrmi_error_target = rqrmi.error_target;
-  block.rqrmi_max_model_bytes = static_cast<uint32_t>(rqrmi.max_model_bytes);
-  block.rqrmi_max_rounds = rqrmi.max_rounds;
-  const FtlConfig& ftl = config_.ftl;
-  block.ftl_map_budget_bytes = static_cast<uint32_t>(ftl.map_budget_bytes);
-  block.ftl_write_buffer_pages = ftl.write_buffer_pages;
-  block.ftl_write_buffer_in_dram =
-      ftl.write_buffer_location == static_cast<uint32_t>(WriteBufferLocation::kDram) ? 1 : 0;
-  block.ftl_gc_foreground_free = ftl.gc_foreground_free;
-  block.ftl_gc_background_free = ftl.gc_background_free;
-  block.ftl_gc_victim = ftl.gc_victim;
-  block.ftl_wl_static_spread = ftl.wl_static_spread;
-  block.ftl_alloc_order = encode_alloc_order(ftl.alloc_order);
-  block.ftl_multi_plane = ftl.multi_plane ? 1 : 0;
-  block.ftl_fsp_policy = ftl.fsp_policy;
-  block.ftl_dftl_whole_tp = ftl.dftl_whole_tp ? 1 : 0;
-  block.ftl_tpftl_prefetch_max = ftl.tpftl_prefetch_max;
-  block.ftl_tp_flush_delay_ns = static_cast<uint32_t>(ftl.tp_flush_delay_ps / 1000);
+  fill_firmware_params(config_.firmware.params, block);
   block.ftl_lpn_count =
       static_cast<uint32_t>(config_.host.capacity_bytes / config_.host.page_bytes);
   write_memory(MM_BOOT_CONFIG_ADDR, reinterpret_cast<const uint8_t*>(&block), sizeof(block),
                "boot-config block");
 }
 
-FtlMetrics::Snapshot Soc::ftl_snapshot() const {
-  FtlMetrics::Snapshot snapshot;
-  tlm::tlm_generic_payload trans;
-  trans.set_command(tlm::TLM_READ_COMMAND);
-  trans.set_address(ftl_metrics_->address());
-  trans.set_data_ptr(reinterpret_cast<uint8_t*>(&snapshot.stats));
-  trans.set_data_length(sizeof(snapshot.stats));
-  // Debug access changes nothing; the router's interface is not const only for its counters.
-  if (const_cast<Router&>(router_).debug_transport(trans) != sizeof(snapshot.stats)) {
-    snapshot.stats.magic = 0;  // reported as an uninitialised block, naming the address
+std::optional<std::string> Soc::ftl_snapshot(FtlMetrics::Snapshot& snapshot,
+                                             bool with_wear) const {
+  const auto debug_read = [this](uint32_t address, void* data, size_t bytes) {
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_READ_COMMAND);
+    trans.set_address(address);
+    trans.set_data_ptr(static_cast<uint8_t*>(data));
+    trans.set_data_length(static_cast<unsigned>(bytes));
+    // Debug access changes nothing; the router's interface is not const only for its caches.
+    return const_cast<Router&>(router_).debug_transport(trans) == bytes;
+  };
+  if (std::optional<std::string> problem = ftl_metrics_->read(debug_read, snapshot)) {
+    return problem;
   }
+  snapshot.time_ps = to_ps(sc_core::sc_time_stamp());
   for (const auto& hart : harts_) {
     snapshot.instructions += hart->core().instret();
     snapshot.cycles += hart->core().cycles();
     snapshot.sleep_cycles += hart->core().sleep_cycles();
   }
   snapshot.host_commands = host_.commands_completed();
+  if (!with_wear) return std::nullopt;
   // Wear of the good blocks: factory bad blocks are never erased and would pin the minimum at 0.
   const nand::NandArray& nand = nfc_.nand();
   uint64_t good = 0;
@@ -421,21 +440,44 @@ FtlMetrics::Snapshot Soc::ftl_snapshot() const {
     ++good;
   }
   snapshot.erase_counts.mean = good == 0 ? 0.0 : static_cast<double>(erases) / good;
-  return snapshot;
+  return std::nullopt;
 }
 
 void Soc::ftl_phase_boundary(const std::string& phase, bool ended) {
   if (!ftl_metrics_) return;
-  const FtlMetrics::Snapshot snapshot = ftl_snapshot();
-  if (const std::optional<std::string> problem = ftl_metrics_->problem(snapshot.stats)) {
+  FtlMetrics::Snapshot snapshot;
+  if (const std::optional<std::string> problem = ftl_snapshot(snapshot, true)) {
     end_run(RunResult::Outcome::kFault, 1, *problem);
     return;
   }
   if (ended) {
     ftl_metrics_->phase_end(snapshot, true);
+    ftl_sample_event_.cancel();
   } else {
     ftl_metrics_->phase_begin(phase, snapshot);
+    if (config_.host.stats_interval_ps != 0) {
+      ftl_sample_event_.cancel();
+      ftl_sample_event_.notify(from_ps(config_.host.stats_interval_ps));
+    }
   }
+}
+
+void Soc::sample_ftl() {
+  if (!ftl_metrics_ || !ftl_metrics_->in_phase() || result_) return;
+  FtlMetrics::Snapshot snapshot;
+  if (const std::optional<std::string> problem = ftl_snapshot(snapshot, false)) {
+    end_run(RunResult::Outcome::kFault, 1, *problem);
+    return;
+  }
+  ftl_metrics_->sample(snapshot);
+  // Only while something else is due: a hung SoC must not be kept alive by its sampler.
+  if (sc_core::sc_pending_activity()) {
+    ftl_sample_event_.notify(from_ps(config_.host.stats_interval_ps));
+  }
+}
+
+void Soc::write_ftl_timeseries(std::ostream& out) const {
+  ftl_metrics_->write_timeseries_csv(out);
 }
 
 void Soc::set_instruction_trace(std::ostream* out) {
@@ -563,8 +605,8 @@ Soc::RunResult Soc::run() {
   host_.end_of_run(to_ps(simulated_time()));
   close_profile_phase(false);
   if (ftl_metrics_ && ftl_metrics_->in_phase()) {
-    const FtlMetrics::Snapshot snapshot = ftl_snapshot();
-    if (!ftl_metrics_->problem(snapshot.stats)) ftl_metrics_->phase_end(snapshot, false);
+    FtlMetrics::Snapshot snapshot;
+    if (!ftl_snapshot(snapshot, true)) ftl_metrics_->phase_end(snapshot, false);
   }
   sysctrl_.flush_console();
   log::info(*this, "run ended ({}): {}", outcome_name(result_->outcome), result_->message);
@@ -684,8 +726,8 @@ void Soc::report(nlohmann::json& out) const {
   out["host"] = std::move(host);
   if (accel_) accel_->report(out["accel"]);
   if (ftl_metrics_) {
-    const FtlMetrics::Snapshot snapshot = ftl_snapshot();
-    const std::optional<std::string> problem = ftl_metrics_->problem(snapshot.stats);
+    FtlMetrics::Snapshot snapshot;
+    const std::optional<std::string> problem = ftl_snapshot(snapshot, true);
     out["ftl"] = problem ? nlohmann::json{{"error", *problem}} : ftl_metrics_->to_json(snapshot);
   }
 }

@@ -74,6 +74,9 @@ class Soc : public sc_core::sc_module, private HartObserver {
   // When the program has a `fw_stats` symbol: the FTL metrics under "ftl" (ftl_metrics.h), or
   // {"error": why} when the block there is not a valid statistics block.
   void report(nlohmann::json& out) const;
+  // The program has a `fw_stats` symbol: there are FTL metrics, and ftl_timeseries.csv.
+  bool has_ftl_metrics() const { return ftl_metrics_.has_value(); }
+  void write_ftl_timeseries(std::ostream& out) const;
   void print_memory_map(std::ostream& out) const;
 
   void set_instruction_trace(std::ostream* out);
@@ -113,10 +116,16 @@ class Soc : public sc_core::sc_module, private HartObserver {
   void hart_stopped(Hart& hart) override;
 
   void write_memory(uint32_t address, const uint8_t* data, size_t size, const std::string& what);
+  // Throws when the image says (symbol fw_boot_config_version) it reads another boot-config
+  // layout than the one this platform writes.
+  void check_boot_config_version(const ElfImage& elf);
   void write_boot_config();
   // FTL statistics (the program's `fw_stats` block): a snapshot now, and the phase boundaries.
-  FtlMetrics::Snapshot ftl_snapshot() const;
+  // Reads the statistics block into `snapshot` (the NAND's erase counts too when `with_wear`):
+  // what is wrong with the block, or nullopt.
+  std::optional<std::string> ftl_snapshot(FtlMetrics::Snapshot& snapshot, bool with_wear) const;
   void ftl_phase_boundary(const std::string& phase, bool ended);
+  void sample_ftl();  // the time-series sampler (SC_METHOD)
   void apply_profile();
   std::vector<uint64_t> merged_profile_counters() const;
   // (address, cycles) of the non-zero halfword counters, by address.
@@ -148,6 +157,7 @@ class Soc : public sc_core::sc_module, private HartObserver {
 
   std::optional<ElfImage> program_;
   std::optional<FtlMetrics> ftl_metrics_;  // when the program has a `fw_stats` symbol
+  sc_core::sc_event ftl_sample_event_;
   bool profile_enabled_ = false;
   uint32_t profile_base_ = 0;
   std::vector<uint64_t> phase_start_counters_;  // the counters when the open phase began

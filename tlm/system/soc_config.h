@@ -36,46 +36,27 @@ struct DramConfig {
   uint64_t latency_ps = 60'000;
 };
 
-// ---- RQRMI learned index (firmware/ml/rqrmi): training and the lookup engine ------------------
-// Defaults follow RQFTL (shared/papers 004, section 6): two stages with 4 submodels, 16K samples.
-struct RqrmiConfig {
-  uint32_t engine = BOOT_RQRMI_ENGINE_CPU;  // lookups on the CPU or on the accelerator
-  uint32_t stage1_width = 4;
-  uint32_t stage2_width = 0;                // 0: no such stage
-  uint32_t stage3_width = 0;
-  uint32_t samples = 16384;                 // training samples per submodel
-  uint32_t error_target = 0;                // retrain while a bound exceeds it (0: train once)
-  uint64_t max_model_bytes = 0;             // retraining may widen the last stage to this (0: never)
-  uint32_t max_rounds = 1;                  // training rounds
-};
-
-// ---- FTL firmware (firmware/ftl): budgets and policies, passed in the boot-config block ------
-// Defaults suit the default 1 GiB QLC device in 512 KiB of SRAM or more: about a seventh of its
-// 476 KiB mapping table in the map budget, a write buffer of two multi-plane QLC wordlines (16
-// pages of 8 KiB), 7 % over-provisioning.
-enum class WriteBufferLocation : uint32_t { kSram = 0, kDram = 1 };
-
-struct FtlConfig {
-  uint64_t map_budget_bytes = 64 * 1024;    // the mapping scheme's memory, index overheads included
-  uint32_t write_buffer_pages = 16;         // page-sized slots
-  uint32_t write_buffer_location = static_cast<uint32_t>(WriteBufferLocation::kSram);
-  double op = 0.07;                         // fraction of the physical pages hidden from the host
-  uint32_t gc_foreground_free = 2;          // free blocks per unit (the GC reserve)
-  uint32_t gc_background_free = 4;          // free blocks per unit, more than gc_foreground_free
-  uint32_t gc_victim = BOOT_GC_VICTIM_GREEDY;
-  uint32_t wl_static_spread = 0;            // erase-count spread that triggers static WL; 0 off
-  std::string alloc_order = "CWDP";         // striping order, fastest varying level first
-  bool multi_plane = true;
-  uint32_t fsp_policy = BOOT_FSP_BASELINE;
-  bool dftl_whole_tp = false;
-  uint32_t tpftl_prefetch_max = 64;         // mappings one selective prefetch brings at most
-  uint64_t tp_flush_delay_ps = 10'000'000'000; // 10 ms: how long a dirty TP may wait for a wordline
+// ---- Firmware: the image, and every key the firmware reads (interface/firmware_params.def) ----
+// One field per key, named like its boot-config word, initialised with its default. Times are
+// in picoseconds here (field_ps; the boot word field_ns), reals are doubles, text keys strings.
+struct FirmwareParams {
+#define FW_PARAM_CHOICE(field, key, names, default_value, meaning) uint32_t field = default_value;
+#define FW_PARAM_FLAG(field, key, default_value, meaning) bool field = default_value;
+#define FW_PARAM_COUNT(field, key, unit, min, max, options, default_value, meaning) \
+  uint32_t field = default_value;
+#define FW_PARAM_SIZE(field, key, min, max, options, default_value, meaning) \
+  uint32_t field = default_value;
+#define FW_PARAM_TIME(field, key, min_ns, max_ns, options, default_ns, meaning) \
+  uint64_t field##_ps = uint64_t{default_ns} * 1000;
+#define FW_PARAM_REAL(field, key, min, max, default_value, meaning) double field = default_value;
+#define FW_PARAM_TEXT(field, key, encoder, default_value, meaning) \
+  std::string field = default_value;
+#include "firmware_params.def"
 };
 
 struct FirmwareConfig {
   std::string elf;  // empty: the firmware built with the simulator (the product FTL)
-  uint32_t scheme = BOOT_SCHEME_DFTL;
-  RqrmiConfig rqrmi;
+  FirmwareParams params;
 };
 
 struct SimConfig {
@@ -172,7 +153,6 @@ struct SocConfig {
   SramConfig sram;
   DramConfig dram;
   FirmwareConfig firmware;
-  FtlConfig ftl;
   SimConfig sim;
   NandConfig nand;
   NfcConfig nfc;

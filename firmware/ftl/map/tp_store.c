@@ -6,6 +6,7 @@
 #include "hal/irq.h"
 #include "hal/system.h"
 #include "lib/bitmap.h"
+#include "lib/metrics.h"
 
 #define NO_FRAME 0xFFFFFFFFu
 
@@ -28,13 +29,13 @@ static uint32_t newest_frame(const tp_store_t *store, uint32_t tp) {
 }
 
 bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t *flash,
-                   block_manager_t *blocks, gtd_t *gtd, fw_stats_t *stats,
-                   uint32_t entries_per_tp, uint32_t waiter_capacity, arena_t *arena) {
+                   block_manager_t *blocks, gtd_t *gtd, uint32_t entries_per_tp,
+                   uint32_t waiter_capacity, arena_t *arena) {
   store->scheme = scheme;
   store->flash = flash;
   store->blocks = blocks;
   store->gtd = gtd;
-  store->stats = stats;
+  memset(&store->counters, 0, sizeof(store->counters));
   store->entries_per_tp = entries_per_tp;
   store->page_bytes = entries_per_tp * (uint32_t)sizeof(uint32_t);
   store->frame_count =
@@ -179,7 +180,7 @@ static tp_frame_t *start_read(tp_store_t *store, uint32_t tp) {
   flash_io_meta(store->flash, op, 0, frame->entries);
   flash_read(store->flash, op, gtd_get(store->gtd, tp), 1);
   ++store->reads_in_flight;
-  ++store->stats->flash_reads_translation;
+  ++store->counters.reads;
   return frame;
 }
 
@@ -210,6 +211,13 @@ static void deliver(tp_store_t *store, uint32_t tp, const uint32_t *entries,
     waiters->resume(waiters);
     waiters = next;
   }
+}
+
+void tp_store_register_metrics(const tp_store_t *store) {
+  metrics_counter("flash_reads.translation", &store->counters.reads);
+  metrics_counter("flash_reads.translation_host", &store->counters.reads_for_host);
+  metrics_counter("pages_programmed.translation", &store->counters.programmed);
+  metrics_counter("pages_programmed.padding.translation", &store->counters.padding);
 }
 
 tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *waiter) {
@@ -296,7 +304,7 @@ static void read_done(flash_op_t *op, uint32_t status) {
   }
   for (tp_waiter_t *w = frame->waiters; w != 0; w = w->next) {
     if (w->host_read) {
-      ++store->stats->flash_reads_translation_host;
+      ++store->counters.reads_for_host;
       break;
     }
   }
@@ -481,11 +489,11 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
         flash_io_meta(store->flash, op, i, frame->entries);
         oob[0] = frame->tp | FLASH_OOB_TRANSLATION;
         oob[1] = frame_index(store, frame);
-        ++store->stats->pages_programmed_translation;
+        ++store->counters.programmed;
       } else {
         flash_io_meta(store->flash, op, i, store->filler_page);
         oob[0] = FLASH_OOB_FILLER;
-        ++store->stats->pages_programmed_padding;
+        ++store->counters.padding;
       }
     }
     op->user = count;

@@ -22,7 +22,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fw_stats.h"
 #include "ftl/block.h"
 #include "ftl/flash.h"
 #include "ftl/map/gtd.h"
@@ -70,12 +69,20 @@ typedef struct tp_frame {
   tp_waiter_t *waiters_tail;
 } tp_frame_t;
 
+/* What the TP store did (tp_store_register_metrics names them). */
+typedef struct tp_store_counters {
+  uint64_t reads;          /* TPs read, for whatever purpose */
+  uint64_t reads_for_host; /* of those, reads a host read waited for */
+  uint64_t programmed;     /* TPs programmed */
+  uint64_t padding;        /* filler pages completing a TP wordline */
+} tp_store_counters_t;
+
 typedef struct tp_store {
   const map_scheme_t *scheme;
   flash_layer_t *flash;
   block_manager_t *blocks;
   gtd_t *gtd;
-  fw_stats_t *stats;
+  tp_store_counters_t counters;
   uint32_t entries_per_tp;
   uint32_t page_bytes;
   uint32_t frame_count;
@@ -101,8 +108,11 @@ typedef struct tp_store {
 /* waiter_capacity: the most waiters that can exist at once (page requests, buffer slots, GC
  * moves). False when the frames do not fit in the arena. */
 bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t *flash,
-                   block_manager_t *blocks, gtd_t *gtd, fw_stats_t *stats,
-                   uint32_t entries_per_tp, uint32_t waiter_capacity, arena_t *arena);
+                   block_manager_t *blocks, gtd_t *gtd, uint32_t entries_per_tp,
+                   uint32_t waiter_capacity, arena_t *arena);
+
+/* Registers the counters as metrics (lib/metrics.h). */
+void tp_store_register_metrics(const tp_store_t *store);
 
 tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *waiter);
 

@@ -189,3 +189,35 @@ TEST(Ssdsim, MaxInstructionsStopsTheRun) {
 }
 
 }  // namespace
+
+namespace {
+
+// The text of `path` between the lines `begin` and `end`, or "" when they are missing.
+std::string section_between(const std::string& path, const std::string& begin,
+                            const std::string& end) {
+  std::ifstream in(path);
+  std::string line, section;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line == end) return section;
+    if (inside) section += line + "\n";
+    if (line == begin) inside = true;
+  }
+  return "";
+}
+
+TEST(Ssdsim, ReadmeParameterTableIsTheRegistrys) {
+  const SsdsimRun run = run_ssdsim("--params-table");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // Every firmware key of interface/firmware_params.def is in it, with its default.
+  EXPECT_NE(run.output.find("| `ftl.tpftl.prefetch_max` | count (mappings) | `64` |"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("| `ftl.tp_flush_delay` | time | `10ms` |"), std::string::npos);
+  const std::string readme = section_between(std::string(SSDVP_SOURCE_DIR) + "/README.md",
+                                             "<!-- params-table:begin -->",
+                                             "<!-- params-table:end -->");
+  EXPECT_EQ(readme, run.output) << "README.md's parameter table is stale: run make params-table";
+}
+
+}  // namespace

@@ -10,6 +10,7 @@ extern "C" {
 #include "ftl/gc/victim.h"
 #include "ftl/map/gtd.h"
 #include "ftl/map/map.h"
+#include "lib/metrics.h"
 }
 
 namespace {
@@ -239,7 +240,13 @@ void settle_wordline(block_manager_t* blocks, uint32_t first, bool valid) {
 TEST_F(BlockTest, ARetiredGroupHoldingDataIsDueForRescueOnceEveryPageSettles) {
   init(false, kCWDP);
   fw_stats_t stats{};
-  blocks.stats = &stats;
+  metrics_init(&stats);
+  block_register_metrics(&blocks);
+  const auto *retired = static_cast<const uint32_t *>(metrics_find("retired.groups"));
+  const auto *valid_left =
+      static_cast<const uint32_t *>(metrics_find("retired.valid_pages_left"));
+  ASSERT_NE(retired, nullptr);
+  ASSERT_NE(valid_left, nullptr);
   const uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
   const uint32_t second = block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
   const uint32_t group = block_group_of(&blocks, first);
@@ -249,8 +256,8 @@ TEST_F(BlockTest, ARetiredGroupHoldingDataIsDueForRescueOnceEveryPageSettles) {
   block_retire(&blocks, group);
   block_retire(&blocks, group);
   EXPECT_EQ(blocks.retired_groups, 1u);
-  EXPECT_EQ(stats.groups_retired, 1u);
-  EXPECT_EQ(stats.retired_valid_pages, blocks.pages_per_wordline_unit);
+  EXPECT_EQ(*retired, 1u);
+  EXPECT_EQ(*valid_left, blocks.pages_per_wordline_unit);
   // Not due while the failed wordline's pages are unsettled: validity is not final yet.
   EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE);
   settle_wordline(&blocks, second, false);
@@ -263,7 +270,7 @@ TEST_F(BlockTest, ARetiredGroupHoldingDataIsDueForRescueOnceEveryPageSettles) {
     block_page_invalidate(&blocks, block_program_page_ppn(&blocks, first, i));
   }
   EXPECT_EQ(blocks.retired_valid_pages, 0u);
-  EXPECT_EQ(stats.retired_valid_pages, 0u);
+  EXPECT_EQ(*valid_left, 0u);
 }
 
 TEST_F(BlockTest, ARetiredGroupWithoutDataNeedsNoRescue) {

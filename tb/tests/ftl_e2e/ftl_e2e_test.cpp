@@ -273,14 +273,18 @@ TEST(FtlBudget, OverProvisioningTooSmallForGcFailsAtBoot) {
   EXPECT_FALSE(run.stats["ftl"]["boot_complete"].get<bool>());
 }
 
+// `scheme` on the test device: the first `set` bytes filled, then `count` random 8 KiB requests
+// over them, 60 % reads.
+std::string fill_then_random_mix(const std::string& scheme, uint64_t set, uint64_t count) {
+  return device_yaml(scheme) + "workload:\n  phases:\n" + fill_phase(set) +
+         stream_phase("measure", requests(count),
+                      fmt::format("pattern: random, read_fraction: 0.6, size: 8KiB, "
+                                  "queue_depth: 16, working_set: {}",
+                                  set));
+}
+
 TEST(FtlDeterminism, SameScenarioTwiceGivesIdenticalStats) {
-  const uint64_t set = 8 << 20;
-  const std::string yaml =
-      device_yaml("tpftl") + "workload:\n  phases:\n" + fill_phase(set) +
-      stream_phase("measure", requests(1500),
-                   fmt::format("pattern: random, read_fraction: 0.6, size: 8KiB, "
-                               "queue_depth: 16, working_set: {}",
-                               set));
+  const std::string yaml = fill_then_random_mix("tpftl", 8 << 20, 1500);
   E2eRun a = run_scenario("determinism_a", yaml);
   E2eRun b = run_scenario("determinism_b", yaml);
   ASSERT_NO_FATAL_FAILURE(expect_clean(a));
@@ -351,6 +355,33 @@ TEST(FtlPapers, IdealReadsFlashOncePerHostRead) {
   EXPECT_EQ(measure["tp_reads"], 0u);
 }
 
+// ---- Figures the papers state their results in -------------------------------------------------
+
+TEST(FtlPageTypes, HostReadsByPageTypeSumToTheDataReadsAndAQuarterAreLsb) {
+  // The whole device written, then uniform random page reads: every wordline holds one page of
+  // each QLC type, so a quarter of the reads land on LSB pages (4 sigma of 8000 reads: 0.02).
+  const E2eRun run = run_scenario(
+      "page_types",
+      device_yaml("ideal") + "ftl: {map_budget: 64KiB}\n" + "workload:\n  phases:\n" +
+          fill_phase(kHostBytes) +
+          stream_phase("measure", requests(8000),
+                       "pattern: random, read_fraction: 1.0, size: 8KiB, align: 8KiB, "
+                       "queue_depth: 32"));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& measure = phase(run, 1);
+  const nlohmann::json& types = measure["host_reads_by_page_type"];
+  ASSERT_EQ(types.size(), 4u) << types;
+  uint64_t sum = 0;
+  for (const char* type : {"lsb", "clsb", "cmsb", "msb"}) sum += types[type].get<uint64_t>();
+  EXPECT_EQ(sum, measure["flash_reads"]["host"].get<uint64_t>());
+  // The few others: pages still in the write buffer, and the fill's unwritten tail (it writes
+  // whole 64 KiB requests).
+  EXPECT_GE(sum, 7900u);
+  EXPECT_NEAR(measure["host_reads_lsb_fraction"].get<double>(), 0.25, 0.02);
+  // The fill read nothing.
+  EXPECT_EQ(phase(run, 0)["host_reads_by_page_type"]["lsb"], 0u);
+}
+
 // ---- Scenario files ---------------------------------------------------------------------------
 
 TEST(FtlScenarioFiles, DefaultScenarioRunsTheProductFtl) {
@@ -371,6 +402,69 @@ TEST_P(FtlScenarioFile, RunsCleanToTheEnd) {
   E2eRun run{process, read_json(out + "/stats.json")};
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_EQ(run.stats["ftl"]["phases"].size(), run.stats["host"]["phases"].size());
+  // Each phase's series ends at the phase: its running WAF there is the phase's WAF.
+  size_t samples = 0;
+  for (const nlohmann::json& each : run.stats["ftl"]["phases"]) {
+    const nlohmann::json& series = each["series"];
+    ASSERT_FALSE(series["time_ns"].empty()) << each["name"];
+    samples += series["time_ns"].size();
+    EXPECT_EQ(series["waf"].back(), each["waf"]) << each["name"];
+    EXPECT_EQ(series["host_write_pages"].back(), each["host_write_pages"]) << each["name"];
+    EXPECT_EQ(series["map.hit_ratio"].back(), each["map"]["hit_ratio"]) << each["name"];
+  }
+  // ftl_timeseries.csv holds the same samples, one row each.
+  std::ifstream csv(out + "/ftl_timeseries.csv");
+  size_t lines = 0;
+  for (std::string line; std::getline(csv, line);) ++lines;
+  EXPECT_EQ(lines, samples + 1);
+}
+
+// gc_stress (its phases shortened): the overwrite phase's running WAF, sampled every 1 ms.
+TEST(FtlMetricsOverTime, GcStressRunningWafEndsAtThePhaseWaf) {
+  const std::string out = temp_dir("ftl_gc_stress_series");
+  const test::SsdsimRun process =
+      run_ssdsim(std::string(SSDVP_SOURCE_DIR) + "/scenarios/gc_stress.yaml --set "
+                 "workload.phases[1].bytes=64MiB --set workload.phases[2].bytes=8MiB --out " +
+                 out);
+  E2eRun run{process, read_json(out + "/stats.json")};
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& overwrite = phase(run, 1);
+  const nlohmann::json& series = overwrite["series"];
+  ASSERT_GT(series["time_ns"].size(), 10u);
+  EXPECT_DOUBLE_EQ(series["waf"].back().get<double>(), overwrite["waf"].get<double>());
+  EXPECT_GT(overwrite["waf"].get<double>(), 1.5);
+  // The running WAF climbs as GC's share grows over the overwrite (one interval alone, a few
+  // wordline programs, is too coarse to compare).
+  const nlohmann::json& waf = series["waf"];
+  EXPECT_LT(waf[waf.size() / 4].get<double>(), waf.back().get<double>());
+  EXPECT_GT(waf[waf.size() / 4].get<double>(), 1.0);
+  // Samples are host.stats_interval (1 ms) apart, from the phase's start.
+  const uint64_t start = series["time_ns"][0].get<uint64_t>() - 1'000'000;
+  EXPECT_EQ(series["time_ns"][1].get<uint64_t>() - start, 2'000'000u);
+}
+
+TEST(FtlMetricsOverTime, NoIntervalNoSeriesAndTheSameStats) {
+  const std::string yaml = fill_then_random_mix("dftl", 4 << 20, 800);
+  E2eRun sampled = run_scenario("series_on", yaml, "--set host.stats_interval=100us");
+  E2eRun none = run_scenario("series_off", yaml, "--set host.stats_interval=0");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(sampled));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(none));
+  EXPECT_GT(sampled.stats["ftl"]["phases"][1]["series"]["time_ns"].size(), 5u);
+  // Without an interval each phase has one sample: its end.
+  EXPECT_EQ(none.stats["ftl"]["phases"][1]["series"]["time_ns"].size(), 1u);
+  // Sampling reads memory by debug access: the simulation is the same.
+  for (nlohmann::json* stats : {&sampled.stats, &none.stats}) {
+    for (nlohmann::json& each : (*stats)["ftl"]["phases"]) each.erase("series");
+    (*stats)["ftl"]["run"].erase("series");
+    (*stats).erase("config");
+    (*stats).erase("scenario");
+    (*stats)["host"].erase("phases");  // its per-interval series differ
+    drop_wall_clock_fields(*stats);
+  }
+  EXPECT_EQ(sampled.stats["ftl"], none.stats["ftl"]);
+  EXPECT_EQ(sampled.stats["harts"], none.stats["harts"]);
+  EXPECT_EQ(sampled.stats["platform"]["simulated_time_ps"],
+            none.stats["platform"]["simulated_time_ps"]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, FtlScenarioFile,

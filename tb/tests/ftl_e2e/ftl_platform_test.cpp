@@ -1,10 +1,16 @@
 // The platform side of the FTL, testable without the FTL firmware: the ftl.* keys reach the
 // boot-config block, the host's capacity and page derive from the NAND, cross-key errors name
 // their keys, the per-phase metrics follow their definitions, and the FTL scenarios are valid.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "interface/boot_config.h"
 #include "interface/fw_stats.h"
@@ -45,23 +51,23 @@ ElfImage product_firmware() {
 TEST(FtlBootConfig, CarriesEveryFtlSetting) {
   SocConfig config;
   config.dram.size_bytes = 16 << 20;
-  config.ftl.map_budget_bytes = 12345;
-  config.ftl.write_buffer_pages = 48;
-  config.ftl.write_buffer_location = static_cast<uint32_t>(WriteBufferLocation::kDram);
-  config.ftl.op = 0.25;
-  config.ftl.gc_foreground_free = 3;
-  config.ftl.gc_background_free = 9;
-  config.ftl.wl_static_spread = 17;
-  config.ftl.alloc_order = "PDWC";
-  config.ftl.multi_plane = false;
-  config.ftl.dftl_whole_tp = true;
-  config.ftl.tpftl_prefetch_max = 33;
+  config.firmware.params.ftl_map_budget_bytes = 12345;
+  config.firmware.params.ftl_write_buffer_pages = 48;
+  config.firmware.params.ftl_write_buffer_location = BOOT_MEMORY_DRAM;
+  config.firmware.params.ftl_op = 0.25;
+  config.firmware.params.ftl_gc_foreground_free = 3;
+  config.firmware.params.ftl_gc_background_free = 9;
+  config.firmware.params.ftl_wl_static_spread = 17;
+  config.firmware.params.ftl_alloc_order = "PDWC";
+  config.firmware.params.ftl_multi_plane = false;
+  config.firmware.params.ftl_dftl_whole_tp = true;
+  config.firmware.params.ftl_tpftl_prefetch_max = 33;
   Soc soc("soc", config, nullptr);
   soc.load_program(product_firmware());
   const boot_config_t block = boot_config_of(soc);
   EXPECT_EQ(block.ftl_map_budget_bytes, 12345u);
   EXPECT_EQ(block.ftl_write_buffer_pages, 48u);
-  EXPECT_EQ(block.ftl_write_buffer_in_dram, 1u);
+  EXPECT_EQ(block.ftl_write_buffer_location, static_cast<uint32_t>(BOOT_MEMORY_DRAM));
   EXPECT_EQ(block.ftl_gc_foreground_free, 3u);
   EXPECT_EQ(block.ftl_gc_background_free, 9u);
   EXPECT_EQ(block.ftl_gc_victim, static_cast<uint32_t>(BOOT_GC_VICTIM_GREEDY));
@@ -87,10 +93,47 @@ TEST(FtlBootConfig, DefaultOrderIsChannelWayDiePlane) {
   EXPECT_EQ(BOOT_ALLOC_ORDER_LEVEL(block.ftl_alloc_order, 1), BOOT_ALLOC_LEVEL_WAY);
   EXPECT_EQ(BOOT_ALLOC_ORDER_LEVEL(block.ftl_alloc_order, 2), BOOT_ALLOC_LEVEL_DIE);
   EXPECT_EQ(BOOT_ALLOC_ORDER_LEVEL(block.ftl_alloc_order, 3), BOOT_ALLOC_LEVEL_PLANE);
-  EXPECT_EQ(block.ftl_write_buffer_in_dram, 0u);
+  EXPECT_EQ(block.ftl_write_buffer_location, static_cast<uint32_t>(BOOT_MEMORY_SRAM));
   EXPECT_EQ(block.ftl_multi_plane, 1u);
   // 131072 physical pages, 7 % hidden: 121896.96 rounds down.
   EXPECT_EQ(block.ftl_lpn_count, 121896u);
+}
+
+// The platform refuses an image built for another boot-config layout, naming both versions.
+TEST(FtlBootConfig, AnImageForAnotherLayoutIsRefusedNamingBothVersions) {
+  const std::string elf_path = std::string(SSDVP_FIRMWARE_DIR) + "/firmware.elf";
+  const std::optional<uint32_t> symbol =
+      ElfImage::load(elf_path).symbol_address("fw_boot_config_version");
+  ASSERT_TRUE(symbol);
+  std::ifstream in(elf_path, std::ios::binary);
+  std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The file offset of the symbol: the ELF32 program header whose segment holds it.
+  const auto word = [&](size_t offset) {
+    uint32_t value = 0;
+    std::memcpy(&value, file.data() + offset, 4);
+    return value;
+  };
+  const uint32_t phoff = word(0x1C);
+  uint16_t phnum = 0;
+  std::memcpy(&phnum, file.data() + 0x2C, 2);
+  size_t at = 0;
+  for (uint16_t i = 0; i < phnum; ++i) {
+    const size_t header = phoff + 32u * i;
+    const uint32_t offset = word(header + 4), vaddr = word(header + 8), filesz = word(header + 16);
+    if (*symbol >= vaddr && *symbol + 4 <= vaddr + filesz) at = offset + (*symbol - vaddr);
+  }
+  ASSERT_NE(at, 0u);
+  ASSERT_EQ(word(at), BOOT_CONFIG_VERSION);
+  const uint32_t other = BOOT_CONFIG_VERSION + 7;
+  std::memcpy(file.data() + at, &other, 4);
+  const std::string out = temp_dir("boot_version");
+  std::ofstream(out + "/old.elf", std::ios::binary).write(file.data(), file.size());
+  const test::SsdsimRun run = run_ssdsim("--set firmware.elf=" + out + "/old.elf --out " + out);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_TRUE(contains(run.output, fmt::format("reads boot-config version {}, this platform "
+                                               "writes version {}",
+                                               other, BOOT_CONFIG_VERSION)))
+      << run.output;
 }
 
 // ---- Host capacity and page ---------------------------------------------------------------------
@@ -198,50 +241,142 @@ TEST(FtlScenarios, EveryFtlScenarioIsValid) {
 
 // ---- Metrics ------------------------------------------------------------------------------------
 
-FtlMetrics::Snapshot valid_snapshot() {
-  FtlMetrics::Snapshot snapshot;
-  snapshot.stats.magic = FW_STATS_MAGIC;
-  snapshot.stats.version = FW_STATS_VERSION;
-  return snapshot;
+// Firmware memory holding a statistics block and the names and variables it points at, read as
+// the platform reads the controller's memory.
+class FirmwareMemory {
+ public:
+  static constexpr uint32_t kBase = 0x10000000;
+  static constexpr uint32_t kBlock = kBase;
+
+  FirmwareMemory() : bytes_(64 * 1024, 0) {
+    next_ = kBlock + sizeof(fw_stats_t);
+    fw_stats_t& block = this->block();
+    block.magic = FW_STATS_MAGIC;
+    block.version = FW_STATS_VERSION;
+  }
+
+  fw_stats_t& block() { return *reinterpret_cast<fw_stats_t*>(at(kBlock)); }
+
+  uint32_t add_string(const std::string& text) {
+    const uint32_t address = take(text.size() + 1);
+    std::memcpy(at(address), text.c_str(), text.size() + 1);
+    return address;
+  }
+
+  // A metric of `buckets` uint64_t values; returns the address of the first.
+  uint32_t add_metric(const std::string& name, uint32_t kind, uint32_t buckets = 1,
+                      uint32_t width = 1) {
+    fw_stats_t& block = this->block();
+    fw_stats_metric_t& entry = block.metrics[block.metric_count++];
+    entry.name = add_string(name);
+    entry.value = take(8 * buckets);
+    entry.kind = static_cast<uint16_t>(kind);
+    entry.value_bytes = 8;
+    entry.buckets = static_cast<uint16_t>(buckets);
+    entry.bucket_width = width;
+    values_[name] = entry.value;
+    return entry.value;
+  }
+
+  void set(const std::string& name, uint64_t value, uint32_t bucket = 0) {
+    std::memcpy(at(values_.at(name) + 8 * bucket), &value, 8);
+  }
+
+  FtlMetrics::DebugRead reader() {
+    return [this](uint32_t address, void* data, size_t bytes) {
+      if (address < kBase || address - kBase + bytes > bytes_.size()) return false;
+      std::memcpy(data, at(address), bytes);
+      return true;
+    };
+  }
+
+  // A snapshot at `time_ns`, or the problem text as a test failure.
+  FtlMetrics::Snapshot snapshot(const FtlMetrics& metrics, uint64_t time_ns = 0) {
+    FtlMetrics::Snapshot snapshot;
+    const std::optional<std::string> problem = metrics.read(reader(), snapshot);
+    EXPECT_FALSE(problem) << *problem;
+    snapshot.time_ps = time_ns * 1000;
+    return snapshot;
+  }
+
+ private:
+  uint8_t* at(uint32_t address) { return bytes_.data() + (address - kBase); }
+  uint32_t take(size_t bytes) {
+    const uint32_t address = next_;
+    next_ += static_cast<uint32_t>((bytes + 7) & ~size_t{7});
+    return address;
+  }
+
+  std::vector<uint8_t> bytes_;
+  uint32_t next_;
+  std::map<std::string, uint32_t> values_;
+};
+
+// The FTL's usual metrics, at zero.
+void add_ftl_metrics(FirmwareMemory& memory) {
+  for (const char* name :
+       {"host_read_pages", "host_write_pages", "map.lookups", "map.hits", "flash_reads.host",
+        "flash_reads.translation", "flash_reads.translation_host", "pages_programmed.host",
+        "pages_programmed.gc", "pages_programmed.translation", "pages_programmed.padding.host",
+        "host_reads_by_page_type.lsb", "host_reads_by_page_type.msb", "gc.invocations"}) {
+    memory.add_metric(name, FW_METRIC_COUNTER);
+  }
+  memory.add_metric("retired.valid_pages_left", FW_METRIC_GAUGE);
+  memory.add_metric("gc.victim_valid_pages", FW_METRIC_HISTOGRAM, 4, 16);
 }
 
-TEST(FtlMetricsSpan, FollowsTheDefinitions) {
-  FtlMetrics::Snapshot begin = valid_snapshot();
-  begin.stats.host_read_pages = 100;
-  begin.stats.map_lookups = 50;
-  begin.stats.map_hits = 10;
+TEST(FtlMetricsSpan, NestsTheMetricsByNameAndDerivesTheRatios) {
+  FirmwareMemory memory;
+  add_ftl_metrics(memory);
+  const FtlMetrics metrics(FirmwareMemory::kBlock);
+  memory.set("host_read_pages", 100);
+  memory.set("map.lookups", 50);
+  memory.set("map.hits", 10);
+  memory.set("retired.valid_pages_left", 9);
+  memory.set("gc.victim_valid_pages", 3, 1);
+  FtlMetrics::Snapshot begin = memory.snapshot(metrics);
   begin.instructions = 1000;
   begin.cycles = 5000;
   begin.sleep_cycles = 1000;
   begin.host_commands = 7;
-  FtlMetrics::Snapshot end = begin;
-  end.stats.host_read_pages += 200;
-  end.stats.host_write_pages = 400;
-  end.stats.map_lookups += 600;
-  end.stats.map_hits += 150;
-  end.stats.flash_reads_host = 190;      // 10 reads served by the write buffer
-  end.stats.flash_reads_translation = 130;
-  end.stats.flash_reads_translation_host = 110;
-  end.stats.pages_programmed_host = 400;
-  end.stats.pages_programmed_gc = 120;
-  end.stats.pages_programmed_translation = 30;
-  end.stats.pages_programmed_padding = 10;
-  end.stats.gc_invocations = 4;
-  end.stats.gc_pages_moved = 120;
-  end.instructions += 80000;
-  end.cycles += 200000;
-  end.sleep_cycles += 100000;
-  end.host_commands += 40;
+  memory.set("host_read_pages", 300);
+  memory.set("host_write_pages", 400);
+  memory.set("map.lookups", 650);
+  memory.set("map.hits", 160);
+  memory.set("flash_reads.host", 190);  // 10 reads served by the write buffer
+  memory.set("flash_reads.translation", 130);
+  memory.set("flash_reads.translation_host", 110);
+  memory.set("pages_programmed.host", 400);
+  memory.set("pages_programmed.gc", 120);
+  memory.set("pages_programmed.translation", 30);
+  memory.set("pages_programmed.padding.host", 10);
+  memory.set("host_reads_by_page_type.lsb", 60);
+  memory.set("host_reads_by_page_type.msb", 180);
+  memory.set("gc.invocations", 4);
+  memory.set("retired.valid_pages_left", 2);
+  memory.set("gc.victim_valid_pages", 5, 1);
+  memory.set("gc.victim_valid_pages", 1, 3);
+  FtlMetrics::Snapshot end = memory.snapshot(metrics);
+  end.instructions = begin.instructions + 80000;
+  end.cycles = begin.cycles + 200000;
+  end.sleep_cycles = begin.sleep_cycles + 100000;
+  end.host_commands = begin.host_commands + 40;
   end.erase_counts = {2, 3.5, 6};
   const nlohmann::json m = FtlMetrics::span_metrics(begin, end);
   EXPECT_EQ(m["host_read_pages"], 200u);
+  EXPECT_EQ(m["map"]["lookups"], 600u);
   EXPECT_DOUBLE_EQ(m["map"]["hit_ratio"].get<double>(), 150.0 / 600.0);
   EXPECT_EQ(m["tp_reads"], 130u);
   EXPECT_EQ(m["tp_writes"], 30u);
+  EXPECT_EQ(m["pages_programmed"]["padding"]["host"], 10u);
   EXPECT_DOUBLE_EQ(m["flash_reads_per_host_read"].get<double>(), (190.0 + 110.0) / 200.0);
   EXPECT_DOUBLE_EQ(m["waf"].get<double>(), (400.0 + 120 + 30 + 10) / 400.0);
+  EXPECT_DOUBLE_EQ(m["host_reads_lsb_fraction"].get<double>(), 60.0 / 240.0);
   EXPECT_EQ(m["gc"]["invocations"], 4u);
-  EXPECT_EQ(m["gc"]["pages_moved"], 120u);
+  // A gauge is its value at the end; a histogram the growth of each bucket.
+  EXPECT_EQ(m["retired"]["valid_pages_left"], 2u);
+  EXPECT_EQ(m["gc"]["victim_valid_pages"]["bucket_width"], 16u);
+  EXPECT_EQ(m["gc"]["victim_valid_pages"]["counts"], nlohmann::json({0, 2, 0, 1}));
   EXPECT_EQ(m["erase_count"]["min"], 2u);
   EXPECT_DOUBLE_EQ(m["erase_count"]["mean"].get<double>(), 3.5);
   EXPECT_EQ(m["erase_count"]["max"], 6u);
@@ -250,32 +385,42 @@ TEST(FtlMetricsSpan, FollowsTheDefinitions) {
   EXPECT_DOUBLE_EQ(m["firmware"]["awake_cycles_per_command"].get<double>(), 100000.0 / 40);
 }
 
-TEST(FtlMetricsSpan, RatiosWithoutDenominatorAreNull) {
-  const FtlMetrics::Snapshot snapshot = valid_snapshot();
+TEST(FtlMetricsSpan, RatiosWithoutDenominatorAreNullAndWithoutInputsAbsent) {
+  FirmwareMemory memory;
+  memory.add_metric("map.lookups", FW_METRIC_COUNTER);
+  memory.add_metric("map.hits", FW_METRIC_COUNTER);
+  const FtlMetrics metrics(FirmwareMemory::kBlock);
+  const FtlMetrics::Snapshot snapshot = memory.snapshot(metrics);
   const nlohmann::json m = FtlMetrics::span_metrics(snapshot, snapshot);
   EXPECT_TRUE(m["map"]["hit_ratio"].is_null());
-  EXPECT_TRUE(m["flash_reads_per_host_read"].is_null());
-  EXPECT_TRUE(m["waf"].is_null());
+  EXPECT_FALSE(m.contains("waf"));  // the firmware counts no programmed pages
   EXPECT_TRUE(m["firmware"]["instructions_per_command"].is_null());
 }
 
-TEST(FtlMetricsPhases, OnePerPhaseAndTheRegionsOnce) {
-  FtlMetrics metrics(0x10001000);
-  FtlMetrics::Snapshot a = valid_snapshot();
-  std::strcpy(a.stats.regions[0].name, "gtd");
-  a.stats.regions[0].bytes = 64;
-  std::strcpy(a.stats.regions[1].name, "write_buffer");
-  a.stats.regions[1].bytes = 8192;
-  a.stats.regions[1].location = FW_STATS_LOCATION_DRAM;
-  a.stats.region_count = 2;
-  a.stats.sram_used_bytes = 64;
-  FtlMetrics::Snapshot b = a;
-  b.stats.host_write_pages = 10;
-  FtlMetrics::Snapshot c = b;
-  c.stats.host_write_pages = 25;
+TEST(FtlMetricsPhases, OnePerPhaseWithItsSeriesAndTheRegionsOnce) {
+  FirmwareMemory memory;
+  add_ftl_metrics(memory);
+  fw_stats_t& block = memory.block();
+  block.regions[0] = {memory.add_string("gtd"), 64, FW_STATS_LOCATION_SRAM};
+  block.regions[1] = {memory.add_string("write_buffer"), 8192, FW_STATS_LOCATION_DRAM};
+  block.region_count = 2;
+  block.sram_used_bytes = 64;
+  FtlMetrics metrics(FirmwareMemory::kBlock);
+  const FtlMetrics::Snapshot a = memory.snapshot(metrics, 0);
+  memory.set("host_write_pages", 10);
+  memory.set("pages_programmed.host", 10);
+  const FtlMetrics::Snapshot b = memory.snapshot(metrics, 1000);
   metrics.phase_begin("precondition", a);
   metrics.phase_end(b, true);
   metrics.phase_begin("measure", b);
+  memory.set("host_write_pages", 20);
+  memory.set("pages_programmed.host", 20);
+  memory.set("pages_programmed.gc", 10);
+  metrics.sample(memory.snapshot(metrics, 2000));
+  memory.set("host_write_pages", 25);
+  memory.set("pages_programmed.host", 25);
+  memory.set("pages_programmed.gc", 25);
+  const FtlMetrics::Snapshot c = memory.snapshot(metrics, 3000);
   metrics.phase_end(c, false);
   const nlohmann::json out = metrics.to_json(c);
   ASSERT_EQ(out["phases"].size(), 2u);
@@ -285,6 +430,20 @@ TEST(FtlMetricsPhases, OnePerPhaseAndTheRegionsOnce) {
   EXPECT_EQ(out["phases"][1]["finished"], false);
   EXPECT_EQ(out["phases"][1]["host_write_pages"], 15u);
   EXPECT_EQ(out["run"]["host_write_pages"], 25u);
+  // The measure phase's series: a sample at 2 us, and one at its end.
+  const nlohmann::json& series = out["phases"][1]["series"];
+  EXPECT_EQ(series["time_ns"], nlohmann::json({2000, 3000}));
+  EXPECT_EQ(series["host_write_pages"], nlohmann::json({10, 15}));
+  EXPECT_DOUBLE_EQ(series["waf"][0].get<double>(), 20.0 / 10.0);
+  EXPECT_DOUBLE_EQ(series["waf_interval"][1].get<double>(), 20.0 / 5.0);
+  // The last sample is the phase: its cumulative WAF is the phase's.
+  EXPECT_DOUBLE_EQ(series["waf"][1].get<double>(), out["phases"][1]["waf"].get<double>());
+  std::ostringstream csv;
+  metrics.write_timeseries_csv(csv);
+  EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')).rfind("phase,time_ns,host_read_pages", 0),
+            0u)
+      << csv.str();
+  EXPECT_TRUE(contains(csv.str(), "\nmeasure,3000,")) << csv.str();
   ASSERT_EQ(out["memory"]["regions"].size(), 2u);
   EXPECT_EQ(out["memory"]["regions"][1]["name"], "write_buffer");
   EXPECT_EQ(out["memory"]["regions"][1]["location"], "dram");
@@ -292,18 +451,44 @@ TEST(FtlMetricsPhases, OnePerPhaseAndTheRegionsOnce) {
 }
 
 TEST(FtlMetricsBlock, BadMagicOrVersionIsNamed) {
-  const FtlMetrics metrics(0x10002000);
-  FtlMetrics::Snapshot snapshot = valid_snapshot();
-  EXPECT_FALSE(metrics.problem(snapshot.stats));
-  snapshot.stats.version = FW_STATS_VERSION + 1;
-  const std::optional<std::string> version = metrics.problem(snapshot.stats);
+  FirmwareMemory memory;
+  const FtlMetrics metrics(FirmwareMemory::kBlock);
+  FtlMetrics::Snapshot snapshot;
+  EXPECT_FALSE(metrics.read(memory.reader(), snapshot));
+  memory.block().version = FW_STATS_VERSION + 1;
+  const std::optional<std::string> version = metrics.read(memory.reader(), snapshot);
   ASSERT_TRUE(version);
   EXPECT_TRUE(contains(*version, "version")) << *version;
-  EXPECT_TRUE(contains(*version, "0x10002000")) << *version;
-  snapshot.stats.magic = 0;
-  const std::optional<std::string> magic = metrics.problem(snapshot.stats);
+  EXPECT_TRUE(contains(*version, "0x10000000")) << *version;
+  memory.block().magic = 0;
+  const std::optional<std::string> magic = metrics.read(memory.reader(), snapshot);
   ASSERT_TRUE(magic);
   EXPECT_TRUE(contains(*magic, "magic")) << *magic;
+}
+
+TEST(FtlMetricsBlock, ANameThatIsAlsoAPrefixOrTwiceOrBadIsNamed) {
+  const FtlMetrics metrics(FirmwareMemory::kBlock);
+  FtlMetrics::Snapshot snapshot;
+  FirmwareMemory prefix;
+  prefix.add_metric("gc", FW_METRIC_COUNTER);
+  prefix.add_metric("gc.invocations", FW_METRIC_COUNTER);
+  const std::optional<std::string> both = metrics.read(prefix.reader(), snapshot);
+  ASSERT_TRUE(both);
+  EXPECT_TRUE(contains(*both, "'gc' is also the start of 'gc.invocations'")) << *both;
+  FirmwareMemory twice;
+  twice.add_metric("waf", FW_METRIC_COUNTER);
+  twice.add_metric("waf", FW_METRIC_GAUGE);
+  // A FtlMetrics per image: it keeps the names it read by address.
+  const std::optional<std::string> again =
+      FtlMetrics(FirmwareMemory::kBlock).read(twice.reader(), snapshot);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(contains(*again, "registered twice")) << *again;
+  FirmwareMemory kind;
+  kind.add_metric("x", 7);
+  const std::optional<std::string> bad =
+      FtlMetrics(FirmwareMemory::kBlock).read(kind.reader(), snapshot);
+  ASSERT_TRUE(bad);
+  EXPECT_TRUE(contains(*bad, "metric 0 'x': kind 7")) << *bad;
 }
 
 }  // namespace

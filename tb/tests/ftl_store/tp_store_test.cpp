@@ -108,7 +108,6 @@ struct TpStoreTest : ::testing::Test {
   std::unique_ptr<FakeFlash> flash;
   block_manager_t blocks{};
   gtd_t gtd{};
-  fw_stats_t stats{};
   tp_store_t store{};
   uint32_t entries_per_tp = 0;
 
@@ -129,8 +128,8 @@ struct TpStoreTest : ::testing::Test {
     ASSERT_TRUE(block_init(&blocks, &geometry, multi_plane, kCwdp, &arena));
     flash = std::make_unique<FakeFlash>(geometry, records, &arena);
     ASSERT_TRUE(gtd_init(&gtd, tp_count, &arena));
-    ASSERT_TRUE(tp_store_init(&store, &scheme, flash->layer(), &blocks, &gtd, &stats,
-                              entries_per_tp, waiter_capacity, &arena));
+    ASSERT_TRUE(tp_store_init(&store, &scheme, flash->layer(), &blocks, &gtd, entries_per_tp,
+                              waiter_capacity, &arena));
   }
 
   uint32_t unit_pages() const { return blocks.pages_per_wordline_unit; }
@@ -240,8 +239,8 @@ TEST_F(TpStoreLoad, FlashTpIsReadOnceAndEveryWaiterResumedInOrder) {
   EXPECT_EQ(record.calls[0].requests,
             (std::vector<const map_request_t *>{&request, nullptr, nullptr}));
   EXPECT_EQ(record.resumed, (std::vector<uint32_t>{1, 2, 3}));
-  EXPECT_EQ(stats.flash_reads_translation, 1u);
-  EXPECT_EQ(stats.flash_reads_translation_host, 1u);
+  EXPECT_EQ(store.counters.reads, 1u);
+  EXPECT_EQ(store.counters.reads_for_host, 1u);
   EXPECT_TRUE(tp_store_idle(&store));
   // Clean: the frame was freed, a later load reads again.
   TestWaiter d = waiter(4, lpn(5, 0));
@@ -549,8 +548,8 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
     EXPECT_EQ(flash->data(ppn), content(i, 0));
     EXPECT_EQ(flash->oob(ppn)[0], i | FLASH_OOB_TRANSLATION);
   }
-  EXPECT_EQ(stats.pages_programmed_translation, 4u);
-  EXPECT_EQ(stats.pages_programmed_padding, 0u);
+  EXPECT_EQ(store.counters.programmed, 4u);
+  EXPECT_EQ(store.counters.padding, 0u);
   // A forced pump pads the last partial wordline.
   tp_store_write_back_page(&store, 10, content(10, 0).data());
   tp_store_write_back_page(&store, 11, content(11, 0).data());
@@ -566,7 +565,7 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
     EXPECT_EQ(flash->oob(page_of_unit(first, i))[0], FLASH_OOB_FILLER);
     EXPECT_FALSE(block_page_valid(&blocks, page_of_unit(first, i)));
   }
-  EXPECT_EQ(stats.pages_programmed_padding, 2u);
+  EXPECT_EQ(store.counters.padding, 2u);
   EXPECT_TRUE(tp_store_idle(&store));
 }
 

@@ -69,7 +69,7 @@ void expect_soc_equal(const SocConfig& actual, const SocConfig& expected) {
   EXPECT_EQ(actual.dram.size_bytes, expected.dram.size_bytes);
   EXPECT_EQ(actual.dram.latency_ps, expected.dram.latency_ps);
   EXPECT_EQ(actual.firmware.elf, expected.firmware.elf);
-  EXPECT_EQ(actual.firmware.scheme, expected.firmware.scheme);
+  EXPECT_EQ(actual.firmware.params.scheme, expected.firmware.params.scheme);
   EXPECT_EQ(actual.sim.seed, expected.sim.seed);
   EXPECT_EQ(actual.sim.max_time_ps, expected.sim.max_time_ps);
   EXPECT_EQ(actual.sim.max_instructions, expected.sim.max_instructions);
@@ -107,7 +107,7 @@ TEST(ScenarioDefaults, EmbeddedDefaultScenarioIsTheDefaultConfig) {
   EXPECT_EQ(scenario.soc.rom.size_bytes, 256u * 1024);
   EXPECT_EQ(scenario.soc.sram.size_bytes, 1024u * 1024);
   EXPECT_EQ(scenario.soc.dram.size_bytes, 0u);
-  EXPECT_EQ(scenario.soc.firmware.scheme, static_cast<uint32_t>(BOOT_SCHEME_DFTL));
+  EXPECT_EQ(scenario.soc.firmware.params.scheme, static_cast<uint32_t>(BOOT_SCHEME_DFTL));
 }
 
 TEST(ScenarioDefaults, EmbeddedDefaultMatchesTheFileInTheRepository) {
@@ -151,7 +151,7 @@ TEST(ScenarioFile, SetsEveryKindOfField) {
   EXPECT_EQ(scenario.soc.dram.size_bytes, 64u * 1024 * 1024);
   EXPECT_EQ(scenario.soc.dram.latency_ps, 80000u);
   EXPECT_EQ(scenario.soc.firmware.elf, "fw.elf");
-  EXPECT_EQ(scenario.soc.firmware.scheme, static_cast<uint32_t>(BOOT_SCHEME_TPFTL));
+  EXPECT_EQ(scenario.soc.firmware.params.scheme, static_cast<uint32_t>(BOOT_SCHEME_TPFTL));
   EXPECT_EQ(scenario.output.dir, "out");
   EXPECT_EQ(scenario.output.vcd, "w.vcd");
   EXPECT_EQ(scenario.output.vcd_start_ps, 1000000u);
@@ -313,7 +313,7 @@ TEST(ScenarioSweeps, CartesianProductInFileKeyOrderWithLabels) {
       {BOOT_SCHEME_TPFTL, 256 * 1024}, {BOOT_SCHEME_TPFTL, 1024 * 1024},
       {BOOT_SCHEME_RQFTL, 256 * 1024}, {BOOT_SCHEME_RQFTL, 1024 * 1024}};
   for (size_t i = 0; i < runs.size(); ++i) {
-    EXPECT_EQ(runs[i].soc.firmware.scheme, expected[i].first) << i;
+    EXPECT_EQ(runs[i].soc.firmware.params.scheme, expected[i].first) << i;
     EXPECT_EQ(runs[i].soc.sram.size_bytes, expected[i].second) << i;
     EXPECT_EQ(runs[i].resolved["sram"]["size"], expected[i].second == 1024 * 1024 ? "1MiB"
                                                                                   : "256KiB");

@@ -194,7 +194,7 @@ TEST(Soc, WritesTheBootConfigBlock) {
   config.cpu.harts = 2;
   config.cpu.stack_bytes_per_hart = 4096;
   config.dram.size_bytes = 1 << 20;
-  config.firmware.scheme = BOOT_SCHEME_LEAFTL;
+  config.firmware.params.scheme = BOOT_SCHEME_LEAFTL;
   config.sim.seed = 1234;
   Soc soc("soc", config, nullptr);
   soc.load_program(program("exit"));
