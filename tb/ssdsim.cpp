@@ -242,7 +242,7 @@ int run_scenario(const Scenario& scenario, const std::string& scenario_file, boo
   soc.report(platform);
   nlohmann::json stats = make_stats(
       scenario, RunOutcome{outcome_name(result.outcome), result.exit_code, result.message},
-      platform, wall_seconds);
+      std::move(platform), wall_seconds);
   if (scenario.output.profile) {
     const auto report_of = [&elf](const std::vector<std::pair<uint32_t, uint64_t>>& cycles) {
       std::vector<AddressCycles> samples;

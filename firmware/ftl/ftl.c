@@ -781,8 +781,7 @@ static const char *const host_reads_by_page_type_names[4] = {
     "host_reads_by_page_type.lsb", "host_reads_by_page_type.clsb",
     "host_reads_by_page_type.cmsb", "host_reads_by_page_type.msb"};
 
-/* The pipeline's counters, the scheme's, the block manager's and the TP store's (GC registers
- * its own). */
+/* The pipeline's counters, the scheme's, and those of the block manager, the TP store and GC. */
 static void register_metrics(void) {
   ftl_counters_t *c = &ftl.counters;
   metrics_counter("host_commands", &c->host_commands);
@@ -814,6 +813,7 @@ static void register_metrics(void) {
   metrics_counter("scheme.prefetched", &scheme->prefetched);
   block_register_metrics(&ftl.blocks);
   tp_store_register_metrics(&ftl.tp_store);
+  gc_register_metrics();
 }
 
 ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geometry,

@@ -507,13 +507,7 @@ static void run_gc(task_t *task) {
   }
 }
 
-/* A victim's valid pages: 0 to a whole group, the last bucket holding the full group. */
-static void register_metrics(void) {
-  memset(&counters, 0, sizeof(counters));
-  counters.victim_valid_bucket_width = victim_pages() / (GC_VALID_BUCKETS - 1u);
-  if (counters.victim_valid_bucket_width == 0) {
-    counters.victim_valid_bucket_width = 1;
-  }
+void gc_register_metrics(void) {
   metrics_counter("flash_reads.gc", &counters.flash_reads);
   metrics_counter("pages_programmed.gc", &counters.pages_programmed);
   metrics_counter("pages_programmed.padding.gc", &counters.padding);
@@ -529,7 +523,12 @@ static void register_metrics(void) {
 
 bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   env = *gc_env;
-  register_metrics();
+  memset(&counters, 0, sizeof(counters));
+  /* A victim holds 0 to a whole group of valid pages: the last bucket is the full group. */
+  counters.victim_valid_bucket_width = victim_pages() / (GC_VALID_BUCKETS - 1u);
+  if (counters.victim_valid_bucket_width == 0) {
+    counters.victim_valid_bucket_width = 1;
+  }
   const uint32_t page_bytes = env.blocks->geometry.page_bytes;
   gc.slots = (uint8_t *)arena_alloc(arena, "gc_slots", unit_pages() * page_bytes);
   gc.moves = (gc_move_t *)arena_alloc(arena, "gc_moves", unit_pages() * (uint32_t)sizeof(gc_move_t));

@@ -45,6 +45,9 @@ typedef struct gc_env {
 /* Takes the batch buffers from the arena; false when they do not fit. */
 bool gc_init(const gc_env_t *env, arena_t *arena);
 
+/* Registers GC's counters as metrics (lib/metrics.h). */
+void gc_register_metrics(void);
+
 /* Starts a job when one is due and none runs. host_blocked: host data waits for a group. */
 void gc_consider(bool host_blocked);
 

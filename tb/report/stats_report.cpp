@@ -150,7 +150,7 @@ void print_ftl_summary(std::ostream& out, const nlohmann::json& stats) {
 }  // namespace
 
 nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
-                          const nlohmann::json& platform, double wall_seconds) {
+                          nlohmann::json platform, double wall_seconds) {
   if (std::find(kOutcomes.begin(), kOutcomes.end(), outcome.outcome) == kOutcomes.end()) {
     throw std::runtime_error(fmt::format("unknown run outcome '{}'; allowed {}", outcome.outcome,
                                          fmt::join(kOutcomes, ", ")));
@@ -165,15 +165,19 @@ nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
   stats["outcome"] = {{"outcome", outcome.outcome},
                       {"exit_code", outcome.exit_code},
                       {"message", outcome.message}};
-  stats["harts"] = platform["harts"];
-  nlohmann::json rest = platform;
-  rest.erase("harts");
+  uint64_t instructions = 0;
+  for (const nlohmann::json& hart : platform["harts"]) {
+    instructions += hart["instret"].get<uint64_t>();
+  }
+  // The sections move out of `platform`: the time series in them are large.
+  stats["harts"] = std::move(platform["harts"]);
+  platform.erase("harts");
   // The host time of each workload phase moves under "simulator", with the other wall-clock
   // figures.
   nlohmann::json phase_walls = nlohmann::json::array();
   if (platform.contains("host")) {
-    stats["host"] = platform["host"];
-    rest.erase("host");
+    stats["host"] = std::move(platform["host"]);
+    platform.erase("host");
     for (nlohmann::json& phase : stats["host"]["phases"]) {
       if (phase.contains("wall_seconds")) {
         phase_walls.push_back({{"name", phase["name"]}, {"wall_seconds", phase["wall_seconds"]}});
@@ -182,17 +186,12 @@ nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
     }
   }
   if (platform.contains("ftl")) {
-    stats["ftl"] = platform["ftl"];
-    rest.erase("ftl");
-  }
-  stats["platform"] = rest;
-
-  uint64_t instructions = 0;
-  for (const nlohmann::json& hart : platform["harts"]) {
-    instructions += hart["instret"].get<uint64_t>();
+    stats["ftl"] = std::move(platform["ftl"]);
+    platform.erase("ftl");
   }
   const double simulated_seconds =
       static_cast<double>(platform["simulated_time_ps"].get<uint64_t>()) / kPsPerSecond;
+  stats["platform"] = std::move(platform);
   // JSON has no infinity: an unmeasurably short run reports rates of 0.
   const bool measured = wall_seconds > 0;
   stats["simulator"] = {
@@ -220,6 +219,41 @@ void drop_wall_clock_fields(nlohmann::json& node) {
   }
 }
 
+namespace {
+
+// Indented like dump(2), except that an array of numbers, strings, booleans and nulls stays on
+// one line: time series and histograms would otherwise take a line per value.
+void write_indented(std::ostream& out, const nlohmann::json& node, int depth) {
+  const std::string inner(2 * (depth + 1), ' ');
+  const std::string outer(2 * depth, ' ');
+  if (node.is_object() && !node.empty()) {
+    out << "{\n";
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (it != node.begin()) out << ",\n";
+      out << inner << nlohmann::json(it.key()).dump() << ": ";
+      write_indented(out, it.value(), depth + 1);
+    }
+    out << "\n" << outer << "}";
+    return;
+  }
+  const bool flat = std::none_of(node.begin(), node.end(), [](const nlohmann::json& element) {
+    return element.is_structured();
+  });
+  if (!node.is_array() || node.empty() || flat) {
+    out << node.dump();
+    return;
+  }
+  out << "[\n";
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (it != node.begin()) out << ",\n";
+    out << inner;
+    write_indented(out, *it, depth + 1);
+  }
+  out << "\n" << outer << "]";
+}
+
+}  // namespace
+
 void write_json(const std::string& path, const nlohmann::json& json) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code error;
@@ -232,7 +266,8 @@ void write_json(const std::string& path, const nlohmann::json& json) {
   if (!out) {
     throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
   }
-  out << json.dump(2) << "\n";
+  write_indented(out, json, 0);
+  out << "\n";
   out.close();
   if (!out) throw std::runtime_error(fmt::format("error writing '{}'", path));
 }

@@ -38,9 +38,10 @@ struct RunOutcome {
 // and "simulated_time_ps"; an unknown outcome or a missing key throws std::runtime_error. A
 // wall time of 0 (too short to measure) gives mips and sim_speed 0.
 nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
-                          const nlohmann::json& platform, double wall_seconds);
+                          nlohmann::json platform, double wall_seconds);
 
-// Writes `json` indented, creating missing parent directories; errors name the path.
+// Writes `json` indented (an array of plain values on one line), creating missing parent
+// directories; errors name the path.
 void write_json(const std::string& path, const nlohmann::json& json);
 
 // Removes, at any depth, the fields the determinism rule above names as wall-clock fields.

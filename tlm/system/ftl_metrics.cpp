@@ -1,6 +1,7 @@
 #include "tlm/system/ftl_metrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <ostream>
 #include <set>
@@ -59,11 +60,12 @@ std::optional<uint64_t> term_sum(const std::vector<std::string>& terms,
                                  const FtlMetrics::Snapshot& begin,
                                  const FtlMetrics::Snapshot& end) {
   std::optional<uint64_t> sum;
-  for (const FtlMetrics::Metric& metric : end.metrics) {
+  for (size_t i = 0; i < end.metrics.size(); ++i) {
+    const FtlMetrics::Metric& metric = end.metrics[i];
     if (metric.kind == FW_METRIC_HISTOGRAM) continue;
     for (const std::string& term : terms) {
       if (term_matches(term, metric.name)) {
-        sum = sum.value_or(0) + span_value(metric, begin.find(metric.name));
+        sum = sum.value_or(0) + span_value(metric, begin.find(metric.name, i));
         break;
       }
     }
@@ -111,7 +113,8 @@ bool valid_name(const std::string& name) {
 
 }  // namespace
 
-const FtlMetrics::Metric* FtlMetrics::Snapshot::find(const std::string& name) const {
+const FtlMetrics::Metric* FtlMetrics::Snapshot::find(const std::string& name, size_t hint) const {
+  if (hint < metrics.size() && metrics[hint].name == name) return &metrics[hint];
   for (const Metric& metric : metrics) {
     if (metric.name == name) return &metric;
   }
@@ -203,6 +206,8 @@ std::optional<std::string> FtlMetrics::read(const DebugRead& debug_read,
     }
     metric.kind = entry.kind;
     metric.bucket_width = entry.bucket_width;
+    metric.address = entry.value;
+    metric.value_bytes = entry.value_bytes;
     std::vector<uint8_t> bytes(size_t{buckets} * entry.value_bytes);
     if (!debug_read(entry.value, bytes.data(), bytes.size())) {
       return bad(fmt::format("its value at {:#010x} lies outside the memories", entry.value));
@@ -229,72 +234,132 @@ void FtlMetrics::phase_begin(const std::string& name, const Snapshot& snapshot) 
   Phase phase;
   phase.name = name;
   phase.begin = snapshot;
-  phase.last_sample = snapshot;
-  for (const Metric& metric : snapshot.metrics) {
-    if (metric.kind != FW_METRIC_HISTOGRAM) phase.columns.push_back(metric.name);
+  for (size_t i = 0; i < snapshot.metrics.size(); ++i) {
+    if (snapshot.metrics[i].kind == FW_METRIC_HISTOGRAM) continue;
+    phase.scalars.push_back(i);
+    phase.columns.push_back(snapshot.metrics[i].name);
   }
-  for (const Ratio& each : ratios()) {
-    if (ratio_value(each, snapshot, snapshot)) {
-      phase.columns.push_back(each.name);
-      phase.columns.push_back(std::string(each.name) + "_interval");
+  phase.begin_values = scalar_values(phase, snapshot);
+  phase.last_values = phase.begin_values;
+  // Each ratio's terms as scalar positions; a ratio without inputs has no columns.
+  const auto positions = [&](const std::vector<std::string>& terms) {
+    std::vector<size_t> matching;
+    for (size_t j = 0; j < phase.scalars.size(); ++j) {
+      for (const std::string& term : terms) {
+        if (term_matches(term, phase.columns[j])) {
+          matching.push_back(j);
+          break;
+        }
+      }
     }
+    return matching;
+  };
+  for (size_t r = 0; r < ratios().size(); ++r) {
+    RatioTerms terms{r, positions(ratios()[r].numerator), positions(ratios()[r].denominator)};
+    if (terms.numerator.empty() || terms.denominator.empty()) continue;
+    phase.columns.push_back(ratios()[r].name);
+    phase.columns.push_back(std::string(ratios()[r].name) + "_interval");
+    phase.ratio_terms.push_back(std::move(terms));
   }
   open_ = std::move(phase);
 }
 
-void FtlMetrics::add_row(Phase& phase, const Snapshot& snapshot) {
-  std::vector<nlohmann::json> row;
-  row.push_back(snapshot.time_ps / 1000);
-  for (const std::string& column : phase.columns) {
-    if (const Metric* metric = snapshot.find(column)) {
-      row.push_back(span_value(*metric, phase.begin.find(column)));
-      continue;
-    }
-    static const std::string kInterval = "_interval";
-    const bool interval = column.size() > kInterval.size() &&
-                          column.compare(column.size() - kInterval.size(), kInterval.size(),
-                                         kInterval) == 0;
-    const std::string name = interval ? column.substr(0, column.size() - kInterval.size()) : column;
-    for (const Ratio& each : ratios()) {
-      if (name != each.name) continue;
-      const Snapshot& from = interval ? phase.last_sample : phase.begin;
-      row.push_back(ratio_value(each, from, snapshot).value_or(nullptr));
-    }
+std::vector<uint64_t> FtlMetrics::scalar_values(const Phase& phase, const Snapshot& snapshot) {
+  std::vector<uint64_t> values;
+  values.reserve(phase.scalars.size());
+  for (size_t index : phase.scalars) {
+    const Metric* metric = snapshot.find(phase.begin.metrics[index].name, index);
+    values.push_back(metric == nullptr ? 0 : metric->values[0]);
   }
-  phase.rows.push_back(std::move(row));
-  phase.last_sample = snapshot;
+  return values;
 }
 
-void FtlMetrics::sample(const Snapshot& snapshot) {
-  if (open_) add_row(*open_, snapshot);
+std::optional<std::string> FtlMetrics::read_sample(const DebugRead& debug_read,
+                                                   std::vector<uint64_t>& values) const {
+  values.clear();
+  if (!open_) return std::nullopt;
+  for (size_t index : open_->scalars) {
+    const Metric& metric = open_->begin.metrics[index];
+    uint64_t value = 0;  // little endian, like the controller
+    if (!debug_read(metric.address, &value, metric.value_bytes)) {
+      return fmt::format("fw_stats at {:#010x}: metric '{}': its value at {:#010x} lies outside "
+                         "the memories",
+                         address_, metric.name, metric.address);
+    }
+    values.push_back(value);
+  }
+  return std::nullopt;
+}
+
+void FtlMetrics::add_row(Phase& phase, uint64_t time_ps, const std::vector<uint64_t>& values) {
+  const auto span = [&](size_t j, const std::vector<uint64_t>& from) {
+    const bool gauge = phase.begin.metrics[phase.scalars[j]].kind == FW_METRIC_GAUGE;
+    return gauge ? values[j] : values[j] - from[j];
+  };
+  const auto sum = [&](const std::vector<size_t>& positions, const std::vector<uint64_t>& from) {
+    uint64_t total = 0;
+    for (size_t j : positions) total += span(j, from);
+    return total;
+  };
+  const auto ratio_cell = [&](const RatioTerms& terms, const std::vector<uint64_t>& from) {
+    const uint64_t denominator = sum(terms.denominator, from);
+    return denominator == 0 ? std::nan("")
+                            : static_cast<double>(sum(terms.numerator, from)) /
+                                  static_cast<double>(denominator);
+  };
+  phase.times_ns.push_back(time_ps / 1000);
+  for (size_t j = 0; j < phase.scalars.size(); ++j) {
+    phase.cells.push_back(static_cast<double>(span(j, phase.begin_values)));
+  }
+  for (const RatioTerms& terms : phase.ratio_terms) {
+    phase.cells.push_back(ratio_cell(terms, phase.begin_values));
+    phase.cells.push_back(ratio_cell(terms, phase.last_values));
+  }
+  phase.last_values = values;
+}
+
+void FtlMetrics::sample(uint64_t time_ps, const std::vector<uint64_t>& values) {
+  if (open_) add_row(*open_, time_ps, values);
 }
 
 void FtlMetrics::phase_end(const Snapshot& snapshot, bool finished) {
   if (!open_) return;
   Phase& phase = *open_;
-  if (phase.rows.empty() || phase.rows.back().front() != snapshot.time_ps / 1000) {
-    add_row(phase, snapshot);
+  if (phase.times_ns.empty() || phase.times_ns.back() != snapshot.time_ps / 1000) {
+    add_row(phase, snapshot.time_ps, scalar_values(phase, snapshot));
   }
   phase.metrics = {{"name", phase.name}, {"finished", finished}};
   phase.metrics.update(span_metrics(phase.begin, snapshot));
-  nlohmann::json series = nlohmann::json::object();
-  series["time_ns"] = nlohmann::json::array();
-  for (const std::string& column : phase.columns) series[column] = nlohmann::json::array();
-  for (const std::vector<nlohmann::json>& row : phase.rows) {
-    series["time_ns"].push_back(row[0]);
-    for (size_t i = 0; i < phase.columns.size(); ++i) {
-      series[phase.columns[i]].push_back(row[i + 1]);
-    }
-  }
-  phase.metrics["series"] = std::move(series);
   phases_.push_back(std::move(phase));
   open_.reset();
 }
 
+nlohmann::json FtlMetrics::series_json(const Phase& phase) {
+  const size_t width = phase.columns.size();
+  nlohmann::json series = nlohmann::json::object();
+  series["time_ns"] = phase.times_ns;
+  for (size_t c = 0; c < width; ++c) {
+    nlohmann::json column = nlohmann::json::array();
+    for (size_t row = 0; row < phase.times_ns.size(); ++row) {
+      const double cell = phase.cells[row * width + c];
+      if (std::isnan(cell)) {
+        column.push_back(nullptr);
+      } else if (c < phase.scalars.size()) {
+        column.push_back(static_cast<uint64_t>(cell));  // counts: exact below 2^53
+      } else {
+        column.push_back(cell);
+      }
+    }
+    series[phase.columns[c]] = std::move(column);
+  }
+  return series;
+}
+
 nlohmann::json FtlMetrics::span_metrics(const Snapshot& begin, const Snapshot& end) {
   nlohmann::json out = nlohmann::json::object();
-  for (const Metric& metric : end.metrics) {
-    const Metric* before = begin.find(metric.name);
+  for (size_t i = 0; i < end.metrics.size(); ++i) {
+    const Metric& metric = end.metrics[i];
+    const Metric* before = begin.find(metric.name, i);
     if (metric.kind == FW_METRIC_HISTOGRAM) {
       nlohmann::json counts = nlohmann::json::array();
       for (size_t b = 0; b < metric.values.size(); ++b) {
@@ -342,7 +407,10 @@ nlohmann::json FtlMetrics::to_json(const Snapshot& final) const {
                        {"location", location_name(region.location)}});
   }
   nlohmann::json phases = nlohmann::json::array();
-  for (const Phase& phase : phases_) phases.push_back(phase.metrics);
+  for (const Phase& phase : phases_) {
+    phases.push_back(phase.metrics);
+    phases.back()["series"] = series_json(phase);
+  }
   return {
       {"address", address_},
       {"boot_complete", block.boot_complete != 0},
@@ -370,14 +438,26 @@ void FtlMetrics::write_timeseries_csv(std::ostream& out) const {
   for (const std::string& column : columns) out << "," << column;
   out << "\n";
   for (const Phase& phase : phases_) {
-    for (const std::vector<nlohmann::json>& row : phase.rows) {
-      out << csv_field(phase.name) << "," << row[0].dump();
-      for (const std::string& column : columns) {
-        const auto at = std::find(phase.columns.begin(), phase.columns.end(), column);
-        const nlohmann::json& cell =
-            at == phase.columns.end() ? nullptr : row[1 + (at - phase.columns.begin())];
+    // Where each output column sits in this phase's rows (the phases of one image agree).
+    std::vector<size_t> at;
+    for (const std::string& column : columns) {
+      at.push_back(static_cast<size_t>(
+          std::find(phase.columns.begin(), phase.columns.end(), column) - phase.columns.begin()));
+    }
+    const size_t width = phase.columns.size();
+    const std::string name = csv_field(phase.name);
+    for (size_t row = 0; row < phase.times_ns.size(); ++row) {
+      out << name << "," << phase.times_ns[row];
+      for (size_t c : at) {
         out << ",";
-        if (!cell.is_null()) out << cell.dump();
+        if (c == width) continue;
+        const double cell = phase.cells[row * width + c];
+        if (std::isnan(cell)) continue;
+        if (c < phase.scalars.size()) {
+          out << static_cast<uint64_t>(cell);
+        } else {
+          out << nlohmann::json(cell).dump();
+        }
       }
       out << "\n";
     }

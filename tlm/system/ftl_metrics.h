@@ -26,6 +26,7 @@
 // phase's metrics.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -58,6 +59,8 @@ class FtlMetrics {
     std::string name;
     uint32_t kind = FW_METRIC_COUNTER;
     uint32_t bucket_width = 1;
+    uint32_t address = 0;          // of its value (its first bucket) in firmware memory
+    uint32_t value_bytes = 8;
     std::vector<uint64_t> values;  // one, or one per bucket
   };
 
@@ -72,7 +75,9 @@ class FtlMetrics {
     EraseCounts erase_counts;
     uint64_t time_ps = 0;
 
-    const Metric* find(const std::string& name) const;
+    // The metric named `name`, looked for at index `hint` first (snapshots of one image list
+    // their metrics in the same order); nullptr when there is none.
+    const Metric* find(const std::string& name, size_t hint = SIZE_MAX) const;
   };
 
   // Copies `bytes` from firmware memory at `address`; false when they are not all there.
@@ -88,8 +93,12 @@ class FtlMetrics {
   std::optional<std::string> read(const DebugRead& debug_read, Snapshot& snapshot) const;
 
   void phase_begin(const std::string& name, const Snapshot& snapshot);
-  // A sample of the open phase (ignored without one).
-  void sample(const Snapshot& snapshot);
+  // The open phase's counters and gauges now, read from the variables the table named when it
+  // began (the table is filled at boot): cheaper than a snapshot, for the time series.
+  std::optional<std::string> read_sample(const DebugRead& debug_read,
+                                         std::vector<uint64_t>& values) const;
+  // A sample of the open phase at `time_ps` (ignored without one).
+  void sample(uint64_t time_ps, const std::vector<uint64_t>& values);
   void phase_end(const Snapshot& snapshot, bool finished);
   bool in_phase() const { return open_.has_value(); }
 
@@ -101,18 +110,31 @@ class FtlMetrics {
   static nlohmann::json span_metrics(const Snapshot& begin, const Snapshot& end);
 
  private:
+  // A ratio (kRatios in the .cpp) with its terms as positions in Phase::scalars.
+  struct RatioTerms {
+    size_t ratio;
+    std::vector<size_t> numerator;
+    std::vector<size_t> denominator;
+  };
+
   struct Phase {
     std::string name;
     Snapshot begin;
-    Snapshot last_sample;
-    std::vector<std::string> columns;
-    std::vector<std::vector<nlohmann::json>> rows;  // time_ns, then the columns
-    nlohmann::json metrics;                          // once ended
+    std::vector<size_t> scalars;         // begin.metrics indices of the counters and gauges
+    std::vector<uint64_t> begin_values;  // their values when the phase began
+    std::vector<uint64_t> last_values;   // and at the last sample
+    std::vector<RatioTerms> ratio_terms; // the ratios whose inputs the firmware has
+    std::vector<std::string> columns;    // the scalars' names, then <ratio>, <ratio>_interval
+    std::vector<uint64_t> times_ns;
+    std::vector<double> cells;           // columns.size() per sample; NaN: null
+    nlohmann::json metrics;              // once ended: name, finished and the span's metrics
   };
 
   std::optional<std::string> read_name(const DebugRead& debug_read, uint32_t address,
                                        std::string& name) const;
-  void add_row(Phase& phase, const Snapshot& snapshot);
+  static std::vector<uint64_t> scalar_values(const Phase& phase, const Snapshot& snapshot);
+  static void add_row(Phase& phase, uint64_t time_ps, const std::vector<uint64_t>& values);
+  static nlohmann::json series_json(const Phase& phase);
 
   uint32_t address_;
   mutable std::unordered_map<uint32_t, std::string> names_;  // by address: names never change

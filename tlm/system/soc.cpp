@@ -94,7 +94,7 @@ void fill_firmware_params(const FirmwareParams& params, boot_config_t& block) {
 void check_ftl(const SocConfig& config) {
   const FirmwareParams& ftl = config.firmware.params;
   boot_config_t encoded{};
-  fill_firmware_params(ftl, encoded);
+  fill_firmware_params(ftl, encoded);  // the text keys' encoders check their values
   if (ftl.ftl_write_buffer_location == BOOT_MEMORY_DRAM && config.dram.size_bytes == 0) {
     throw std::runtime_error(
         "ftl.write_buffer.location = dram needs DRAM: set dram.size > 0, or use sram");
@@ -403,9 +403,8 @@ void Soc::write_boot_config() {
                "boot-config block");
 }
 
-std::optional<std::string> Soc::ftl_snapshot(FtlMetrics::Snapshot& snapshot,
-                                             bool with_wear) const {
-  const auto debug_read = [this](uint32_t address, void* data, size_t bytes) {
+FtlMetrics::DebugRead Soc::debug_reader() const {
+  return [this](uint32_t address, void* data, size_t bytes) {
     tlm::tlm_generic_payload trans;
     trans.set_command(tlm::TLM_READ_COMMAND);
     trans.set_address(address);
@@ -414,7 +413,11 @@ std::optional<std::string> Soc::ftl_snapshot(FtlMetrics::Snapshot& snapshot,
     // Debug access changes nothing; the router's interface is not const only for its caches.
     return const_cast<Router&>(router_).debug_transport(trans) == bytes;
   };
-  if (std::optional<std::string> problem = ftl_metrics_->read(debug_read, snapshot)) {
+}
+
+std::optional<std::string> Soc::ftl_snapshot(FtlMetrics::Snapshot& snapshot,
+                                             bool with_wear) const {
+  if (std::optional<std::string> problem = ftl_metrics_->read(debug_reader(), snapshot)) {
     return problem;
   }
   snapshot.time_ps = to_ps(sc_core::sc_time_stamp());
@@ -464,12 +467,12 @@ void Soc::ftl_phase_boundary(const std::string& phase, bool ended) {
 
 void Soc::sample_ftl() {
   if (!ftl_metrics_ || !ftl_metrics_->in_phase() || result_) return;
-  FtlMetrics::Snapshot snapshot;
-  if (const std::optional<std::string> problem = ftl_snapshot(snapshot, false)) {
+  if (const std::optional<std::string> problem =
+          ftl_metrics_->read_sample(debug_reader(), ftl_sample_values_)) {
     end_run(RunResult::Outcome::kFault, 1, *problem);
     return;
   }
-  ftl_metrics_->sample(snapshot);
+  ftl_metrics_->sample(to_ps(sc_core::sc_time_stamp()), ftl_sample_values_);
   // Only while something else is due: a hung SoC must not be kept alive by its sampler.
   if (sc_core::sc_pending_activity()) {
     ftl_sample_event_.notify(from_ps(config_.host.stats_interval_ps));

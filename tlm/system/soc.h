@@ -124,6 +124,8 @@ class Soc : public sc_core::sc_module, private HartObserver {
   // Reads the statistics block into `snapshot` (the NAND's erase counts too when `with_wear`):
   // what is wrong with the block, or nullopt.
   std::optional<std::string> ftl_snapshot(FtlMetrics::Snapshot& snapshot, bool with_wear) const;
+  // Reads firmware memory by debug access.
+  FtlMetrics::DebugRead debug_reader() const;
   void ftl_phase_boundary(const std::string& phase, bool ended);
   void sample_ftl();  // the time-series sampler (SC_METHOD)
   void apply_profile();
@@ -158,6 +160,7 @@ class Soc : public sc_core::sc_module, private HartObserver {
   std::optional<ElfImage> program_;
   std::optional<FtlMetrics> ftl_metrics_;  // when the program has a `fw_stats` symbol
   sc_core::sc_event ftl_sample_event_;
+  std::vector<uint64_t> ftl_sample_values_;  // reused by every sample
   bool profile_enabled_ = false;
   uint32_t profile_base_ = 0;
   std::vector<uint64_t> phase_start_counters_;  // the counters when the open phase began

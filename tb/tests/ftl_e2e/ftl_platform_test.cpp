@@ -416,7 +416,10 @@ TEST(FtlMetricsPhases, OnePerPhaseWithItsSeriesAndTheRegionsOnce) {
   memory.set("host_write_pages", 20);
   memory.set("pages_programmed.host", 20);
   memory.set("pages_programmed.gc", 10);
-  metrics.sample(memory.snapshot(metrics, 2000));
+  std::vector<uint64_t> values;
+  const std::optional<std::string> problem = metrics.read_sample(memory.reader(), values);
+  ASSERT_FALSE(problem) << *problem;
+  metrics.sample(2000 * 1000, values);
   memory.set("host_write_pages", 25);
   memory.set("pages_programmed.host", 25);
   memory.set("pages_programmed.gc", 25);
