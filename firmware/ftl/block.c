@@ -51,6 +51,7 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->cursor = 0;
   for (uint32_t s = 0; s < BLOCK_STREAM_COUNT; ++s) {
     blocks->single_open[s] = BLOCK_NONE;
+    blocks->stream_groups[s] = 0;
   }
   uint32_t total_pages = (uint32_t)nand_total_pages(g);
   blocks->groups = (block_group_t *)arena_alloc(arena, "block_groups",
@@ -152,6 +153,7 @@ static uint32_t open_group_in(block_manager_t *blocks, uint32_t unit, block_stre
     opened->state = BLOCK_OPEN;
     opened->stream = (uint8_t)stream;
     opened->next_wordline = 0;
+    ++blocks->stream_groups[stream];
     --blocks->free_count[unit];
     --blocks->free_total;
   }
@@ -288,6 +290,9 @@ void block_register_metrics(const block_manager_t *blocks) {
   metrics_counter32("retired.groups", &blocks->retired_groups);
   metrics_gauge32("retired.valid_pages_left", &blocks->retired_valid_pages);
   metrics_gauge32("blocks.free_groups", &blocks->free_total);
+  metrics_gauge32("blocks.host_groups", &blocks->stream_groups[BLOCK_STREAM_HOST]);
+  metrics_gauge32("blocks.gc_groups", &blocks->stream_groups[BLOCK_STREAM_GC]);
+  metrics_gauge32("blocks.translation_groups", &blocks->stream_groups[BLOCK_STREAM_TRANSLATION]);
 }
 
 void block_page_validate(block_manager_t *blocks, uint32_t ppn) {
@@ -330,6 +335,7 @@ void block_erased(block_manager_t *blocks, uint32_t group) {
   }
   erased->valid_pages = 0;
   erased->state = BLOCK_FREE;
+  --blocks->stream_groups[erased->stream];
   ++erased->erase_count;
   ++blocks->free_count[block_unit_of_group(blocks, group)];
   ++blocks->free_total;
@@ -344,7 +350,10 @@ void block_retire(block_manager_t *blocks, uint32_t group) {
   if (retired->state == BLOCK_FREE) {
     --blocks->free_count[unit];
     --blocks->free_total;
-  } else if (retired->state == BLOCK_OPEN) {
+  } else {
+    --blocks->stream_groups[retired->stream];
+  }
+  if (retired->state == BLOCK_OPEN) {
     uint32_t *open = retired->stream == BLOCK_STREAM_HOST ? &blocks->open_group[unit]
                                                           : &blocks->single_open[retired->stream];
     *open = BLOCK_NONE;

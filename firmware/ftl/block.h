@@ -66,6 +66,8 @@ typedef struct block_manager {
   uint32_t *open_group;       /* [unit]: the host stream's open group or BLOCK_NONE */
   uint32_t cursor;            /* the host stream's striping position */
   uint32_t single_open[BLOCK_STREAM_COUNT]; /* the GC and translation streams' open group */
+  uint32_t stream_groups[BLOCK_STREAM_COUNT]; /* groups each stream opened, until erased or
+                                                 retired */
   uint32_t retired_groups;
   uint32_t retired_valid_pages; /* valid pages on retired groups: data GC has still to move */
   uint32_t rescues_due;         /* groups with rescue_due set */
@@ -127,7 +129,8 @@ void block_program_failed(block_manager_t *blocks, uint32_t first);
 /* Whether a group may be collected: FULL with every page settled. */
 bool block_collectable(const block_manager_t *blocks, uint32_t group);
 
-/* Registers the retired figures and the free groups as metrics (lib/metrics.h). */
+/* Registers the retired figures, the free groups and the groups of each stream as metrics
+ * (lib/metrics.h). */
 void block_register_metrics(const block_manager_t *blocks);
 
 /* Page validity: set when a mapping points at the page, cleared when it stops. */

@@ -172,6 +172,29 @@ TEST_F(BlockTest, ValidityCountsAndEraseClears) {
   EXPECT_EQ(blocks.groups[group].erase_count, 1u);
 }
 
+TEST_F(BlockTest, EachStreamCountsTheGroupsItOpenedUntilErasedOrRetired) {
+  init(false, kCWDP);
+  // A host wordline on each of two units, two GC wordlines in one group, one TP wordline.
+  const uint32_t host = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
+  block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
+  const uint32_t gc = block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
+  block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
+  block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 2u);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_GC], 1u);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_TRANSLATION], 1u);
+  EXPECT_EQ(blocks.free_total, blocks.group_count - 4u);
+  block_mark_victim(&blocks, block_group_of(&blocks, host));
+  block_erased(&blocks, block_group_of(&blocks, host));
+  block_retire(&blocks, block_group_of(&blocks, gc));
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 1u);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_GC], 0u);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_TRANSLATION], 1u);
+  // Retiring a free group takes nothing from the streams.
+  block_retire(&blocks, block_group_of(&blocks, host));
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 1u);
+}
+
 TEST_F(BlockTest, MultiPlaneGroupsSpanTheDiesPlanes) {
   init(true, kCWDP);
   EXPECT_EQ(blocks.unit_count, 4u);

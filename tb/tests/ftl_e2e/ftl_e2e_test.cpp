@@ -26,6 +26,7 @@ using test::temp_dir;
 
 constexpr uint64_t kPageBytes = 8192;
 constexpr uint64_t kPhysicalPages = 2 * 1 * 1 * 2 * 64 * 16;
+constexpr uint64_t kGroups = 2 * 64;  // multi-plane: a group per die and block
 constexpr uint64_t kHostPages = kPhysicalPages * 93 / 100;  // 7 % OP, rounded down
 constexpr uint64_t kHostBytes = kHostPages * kPageBytes;
 
@@ -151,6 +152,12 @@ TEST_P(FtlScheme, GcStress) {
   EXPECT_GT(overwrite["gc"]["invocations"].get<uint64_t>(), 0u);
   EXPECT_GT(overwrite["gc"]["pages_moved"].get<uint64_t>(), 0u);
   EXPECT_GT(overwrite["waf"].get<double>(), 1.0);
+  // Every group is free or held by one of the streams (nothing was retired).
+  const nlohmann::json& groups = overwrite["blocks"];
+  EXPECT_EQ(groups["free_groups"].get<uint64_t>() + groups["host_groups"].get<uint64_t>() +
+                groups["gc_groups"].get<uint64_t>() + groups["translation_groups"].get<uint64_t>(),
+            kGroups);
+  EXPECT_GT(groups["gc_groups"].get<uint64_t>(), 0u);
   // The verify phase reads every page (its last 64 KiB read wraps around).
   EXPECT_GE(phase(run, 2)["host_read_pages"].get<uint64_t>(), kHostPages);
 }
