@@ -592,6 +592,9 @@ static void program_write_buffer(bool force) {
       return; /* the main loop calls this often: ask the policy only when it may pick */
     }
     uint32_t count = ftl.grouping->select(&ftl.wb, ftl.unit_pages, picked);
+    /* A slot still filling from the host (or behind an older copy in flight) comes eligible
+     * without a program: the buffer is stuck only when the policy can pick every dirty slot. */
+    buffer_stuck &= count == ftl.wb.dirty_count;
     if (count == 0 || (count < ftl.unit_pages && !force && !buffer_stuck)) {
       return;
     }
