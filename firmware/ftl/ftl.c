@@ -814,6 +814,8 @@ static void register_metrics(void) {
   metrics_counter("scheme.evictions", &scheme->evictions);
   metrics_counter("scheme.dirty_evictions", &scheme->dirty_evictions);
   metrics_counter("scheme.prefetched", &scheme->prefetched);
+  metrics_gauge32("map.table_bytes", &scheme->table_bytes);
+  metrics_gauge32("map.translatable_lpns", &scheme->translatable_lpns);
   block_register_metrics(&ftl.blocks);
   tp_store_register_metrics(&ftl.tp_store);
   gc_register_metrics();

@@ -154,6 +154,8 @@ static void dftl_write_back_tp(uint32_t tp) {
 /* A free slot: a fresh one while any is left, else the LRU tail, written back first if dirty. */
 static uint32_t dftl_take_entry(void) {
   if (dftl.used < dftl.capacity) {
+    dftl.counters.table_bytes += 8u; /* LPN and PPN */
+    ++dftl.counters.translatable_lpns;
     return dftl.used++;
   }
   uint32_t victim = dftl.lru.tail;
@@ -222,9 +224,11 @@ static uint32_t *dftl_line(uint32_t line) { return dftl.ppns + line * dftl.env.e
 
 static uint32_t dftl_take_line(void) {
   if (dftl.used < dftl.capacity) {
+    dftl.counters.table_bytes += 4u + dftl.env.entries_per_tp * 4u; /* TP and its PPNs */
     return dftl.used++;
   }
   uint32_t victim = dftl.lru.tail;
+  dftl.counters.translatable_lpns -= scheme_tp_lpns(&dftl.env, dftl.keys[victim]);
   dftl.counters.evictions++;
   if (dftl.flags[victim] & DFTL_FLAG_DIRTY) {
     dftl.counters.dirty_evictions++;
@@ -276,6 +280,7 @@ static void dftl_line_loaded(uint32_t tp, const uint32_t *entries) {
   }
   uint32_t line = dftl_take_line();
   dftl.keys[line] = tp;
+  dftl.counters.translatable_lpns += scheme_tp_lpns(&dftl.env, tp);
   dftl.flags[line] = 0;
   uint32_t *content = dftl_line(line);
   for (uint32_t i = 0; i < dftl.env.entries_per_tp; i++) {

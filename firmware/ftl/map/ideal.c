@@ -23,6 +23,8 @@ static bool ideal_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
   for (uint32_t lpn = 0; lpn < env->lpn_count; lpn++) {
     ideal.table[lpn] = PPN_UNMAPPED;
   }
+  ideal.counters.table_bytes = env->lpn_count * (uint32_t)sizeof(uint32_t);
+  ideal.counters.translatable_lpns = env->lpn_count;
   return true;
 }
 

@@ -72,6 +72,10 @@ typedef struct map_counters {
   uint64_t evictions;     /* mappings (or TPs, for whole-TP caches) evicted */
   uint64_t dirty_evictions;
   uint64_t prefetched;    /* mappings cached beyond those asked for */
+  /* Gauges: the bytes of mapping entries the scheme holds (as it stores them, index structures
+   * excluded) and the LPNs it can translate now without reading flash. */
+  uint32_t table_bytes;
+  uint32_t translatable_lpns;
 } map_counters_t;
 
 typedef struct map_scheme {

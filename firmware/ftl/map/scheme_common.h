@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "ftl/map/map.h"
 #include "lib/arena.h"
 
 #define SCHEME_NIL 0xFFFFFFFFu
@@ -38,6 +39,13 @@ static inline void *scheme_alloc(scheme_budget_t *budget, const char *name, uint
 }
 
 /* The largest power of two <= value (value >= 1). */
+/* The LPNs translation page `tp` covers (the last one may be short). */
+static inline uint32_t scheme_tp_lpns(const map_env_t *env, uint32_t tp) {
+  uint32_t first = tp * env->entries_per_tp;
+  uint32_t left = env->lpn_count - first;
+  return left < env->entries_per_tp ? left : env->entries_per_tp;
+}
+
 static inline uint32_t scheme_pow2_floor(uint32_t value) {
   uint32_t power = 1u;
   while (power <= value / 2u) {

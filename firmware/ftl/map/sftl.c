@@ -199,6 +199,7 @@ static uint32_t sftl_count_runs(const uint32_t *entries) {
 static void sftl_free_extent(uint32_t slot) {
   sftl.pool[sftl.extents[slot]] = SCHEME_NIL;
   sftl.pool_live -= sftl_extent_words(slot);
+  sftl.counters.table_bytes = sftl.pool_live * 4u;
   sftl.extents[slot] = SCHEME_NIL;
 }
 
@@ -235,6 +236,7 @@ static void sftl_evict(uint32_t slot) {
     sftl.env.write_back_page(sftl.tps[slot], sftl.evicted);
   }
   sftl_free_extent(slot);
+  sftl.counters.translatable_lpns -= scheme_tp_lpns(&sftl.env, sftl.tps[slot]);
   scheme_list_remove(&sftl.lru, sftl.links, slot);
   scheme_hash_remove(&sftl.hash, slot);
   sftl.hash_next[slot] = sftl.free_slots;
@@ -271,6 +273,7 @@ static void sftl_store(uint32_t slot, const uint32_t *entries, uint32_t runs) {
   uint32_t offset = sftl.pool_top;
   sftl.pool_top += words;
   sftl.pool_live += words;
+  sftl.counters.table_bytes = sftl.pool_live * 4u; /* extents: headers, bitmaps, runs */
   sftl.extents[slot] = offset;
   uint32_t *extent = sftl.pool + offset;
   extent[0] = slot;
@@ -409,6 +412,7 @@ static void sftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t 
   uint32_t slot = sftl.free_slots;
   sftl.free_slots = sftl.hash_next[slot];
   sftl.tps[slot] = tp;
+  sftl.counters.translatable_lpns += scheme_tp_lpns(&sftl.env, tp);
   sftl.flags[slot] = 0;
   sftl.patch_counts[slot] = 0;
   sftl.extents[slot] = SCHEME_NIL;

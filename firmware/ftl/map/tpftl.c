@@ -180,6 +180,8 @@ static void tpftl_drop_entry(uint32_t node, uint32_t entry) {
   tpftl.entry_hash_next[entry] = tpftl.free_entries;
   tpftl.free_entries = entry;
   tpftl.entry_count--;
+  tpftl.counters.table_bytes -= 8u; /* LPN and PPN */
+  --tpftl.counters.translatable_lpns;
   tpftl.counters.evictions++;
   if (--n->entry_count == 0) {
     tpftl_release_node(node);
@@ -246,6 +248,8 @@ static bool tpftl_insert(uint32_t node, uint32_t lpn, uint32_t ppn) {
   entry = tpftl.free_entries;
   tpftl.free_entries = tpftl.entry_hash_next[entry];
   tpftl.entry_count++;
+  tpftl.counters.table_bytes += 8u;
+  ++tpftl.counters.translatable_lpns;
   tpftl.lpns[entry] = lpn;
   tpftl.ppns[entry] = ppn;
   tpftl.flags[entry] = 0;

@@ -254,6 +254,16 @@ TEST_P(MapRandomised, EveryAnswerMatchesTheReference) {
   run_mix(h, 12345u, 60000u);
   if (HasFatalFailure()) return;
   const map_counters_t &c = h.counters();
+  // The gauges: every LPN the scheme says it can translate answers without a TP load.
+  const uint32_t translatable = c.translatable_lpns;
+  uint32_t answered = 0;
+  for (uint32_t lpn = 0; lpn < config.lpn_count; ++lpn) {
+    uint32_t value;
+    answered += h.scheme_->lookup(lpn, nullptr, &value) != MAP_MISS;
+  }
+  EXPECT_EQ(answered, translatable);
+  EXPECT_GT(c.table_bytes, 0u);
+  EXPECT_LE(c.table_bytes, config.budget);
   EXPECT_EQ(c.lookups, c.hits + c.misses);
   if (std::string(config.scheme) == "ideal") {
     EXPECT_EQ(c.misses, 0u);
