@@ -19,9 +19,10 @@ static void queue_completion(const nfc_completion_t *completion, void *context) 
   flash->queue_head = head + 1u;
 }
 
-bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry, uint32_t op_count,
-                arena_t *arena) {
+bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry,
+                const block_manager_t *blocks, uint32_t op_count, arena_t *arena) {
   flash->geometry = *geometry;
+  flash->blocks = blocks;
   flash->io_per_op = geometry->bits_per_cell * geometry->planes;
   flash->oob_words = (geometry->oob_bytes + 3u) / 4u;
   flash->op_count = op_count;
@@ -104,23 +105,26 @@ void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void 
   note_io_set(op, i);
 }
 
-static void submit(flash_op_t *op, nfc_desc_t descriptor, uint32_t ppn, uint32_t planes) {
-  op->ppn = ppn;
+static void submit(flash_op_t *op, nfc_desc_t descriptor, uint32_t vpn, uint32_t planes) {
+  op->vpn = vpn;
   op->planes = planes;
   nfc_submit(&descriptor);
 }
 
-void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
-  submit(op, nfc_read_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), ppn, planes);
+void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
+  uint32_t ppn = block_vpn_to_ppn(flash->blocks, vpn);
+  submit(op, nfc_read_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), vpn, planes);
 }
 
-void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
-  submit(op, nfc_program_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), ppn,
+void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
+  uint32_t ppn = block_vpn_to_ppn(flash->blocks, vpn);
+  submit(op, nfc_program_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), vpn,
          planes);
 }
 
-void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
-  submit(op, nfc_erase_descriptor((uint32_t)(op - flash->ops), ppn, planes), ppn, planes);
+void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
+  uint32_t ppn = block_vpn_to_ppn(flash->blocks, vpn);
+  submit(op, nfc_erase_descriptor((uint32_t)(op - flash->ops), ppn, planes), vpn, planes);
 }
 
 static void complete(flash_layer_t *flash, const nfc_completion_t *completion) {

@@ -1,4 +1,6 @@
-/* The flash layer over hal/nfc: operation records with completion callbacks. Each record owns an
+/* The flash layer over hal/nfc: operation records with completion callbacks. Callers address
+ * pages by VPN (ftl/block.h); the layer converts to the NAND address at submission, the one
+ * place that does. Each record owns an
  * io list and one OOB buffer per page it can move (a whole multi-plane wordline). The NFC
  * interrupt handler only copies completions into a firmware queue; flash_drain, called from the
  * main loop, runs the callbacks. A record returns to the pool when its callback returns.
@@ -11,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ftl/block.h"
 #include "lib/arena.h"
 #include "nand_geometry.h"
 #include "nfc_desc.h"
@@ -24,7 +27,7 @@ typedef void (*flash_done_fn)(flash_op_t *op, uint32_t status);
 struct flash_op {
   flash_done_fn done;
   void *owner;        /* the caller's: request, GC job, TP frame */
-  uint32_t ppn;       /* first page */
+  uint32_t vpn;       /* first page */
   uint32_t planes;
   uint32_t user;      /* the caller's */
   nfc_io_t *io;       /* FLASH_MAX_IO entries */
@@ -35,6 +38,7 @@ struct flash_op {
 
 typedef struct flash_layer {
   nand_geometry_t geometry;
+  const block_manager_t *blocks; /* converts VPNs */
   uint32_t io_per_op;  /* bits_per_cell * planes */
   uint32_t oob_words;  /* oob_bytes / 4 */
   flash_op_t *ops;
@@ -51,8 +55,8 @@ typedef struct flash_layer {
 
 /* Takes op_count records (io lists, OOB buffers) and the NFC rings from the arena and starts the
  * NFC. False when they do not fit. */
-bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry, uint32_t op_count,
-                arena_t *arena);
+bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry,
+                const block_manager_t *blocks, uint32_t op_count, arena_t *arena);
 
 /* A free record (io list cleared), or NULL when all are in flight. */
 flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner);
@@ -67,9 +71,11 @@ void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void 
 /* Points io entry i at a metadata page of page_bytes (and its OOB buffer). */
 void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *page);
 
-void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes);
-void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes);
-void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes);
+/* A read of `planes` planes, a program of the wordline program that starts at `vpn`, the erase
+ * of the group whose first VPN is `vpn`. */
+void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
+void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
+void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
 
 /* Runs the callbacks of every completion queued so far; returns how many. */
 uint32_t flash_drain(flash_layer_t *flash);

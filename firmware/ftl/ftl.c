@@ -71,7 +71,7 @@ typedef struct slot_update {
   task_t task;
   tp_waiter_t waiter;
   uint32_t slot;
-  uint32_t ppn;
+  uint32_t vpn;
 } slot_update_t;
 
 /* What the pipeline did, registered by name in register_metrics. */
@@ -132,7 +132,7 @@ static struct {
   uint8_t *filler_slot;    /* a zero page for padding user wordlines */
 
 
-  bool host_blocked;   /* host data waits for a group only GC can free */
+  bool host_blocked;   /* host data waits for a stripe only GC can free */
   /* Dirty TPs wait in SRAM for a whole translation wordline; once no TP has become dirty for the
    * boot config's delay they are programmed padded, so a read-mostly phase reads its TPs from
    * flash like a real device, while a write phase, which keeps dirtying TPs, pads nothing. */
@@ -221,9 +221,9 @@ static void receive_from_host(page_request_t *request) {
 
 static void request_read_done(flash_op_t *op, uint32_t status);
 
-/* Reads `ppn` into the request's slot (with its OOB when the PPN is a prediction). False when
+/* Reads `vpn` into the request's slot (with its OOB when the VPN is a prediction). False when
  * no flash record is free (the lookup's writebacks may have taken the last). */
-static bool read_page(page_request_t *request, uint32_t ppn, uint8_t *slot, bool with_oob) {
+static bool read_page(page_request_t *request, uint32_t vpn, uint8_t *slot, bool with_oob) {
   flash_op_t *op = take_record(request_read_done, request);
   if (op == 0) {
     return false;
@@ -232,12 +232,12 @@ static bool read_page(page_request_t *request, uint32_t ppn, uint8_t *slot, bool
   request->stage = PR_FLASH;
   if (request->kind == PR_READ) {
     ++ftl.counters.flash_reads_host;
-    /* A block holds whole wordlines, so the PPN's remainder is the page's type. */
-    ++ftl.counters.host_reads_by_page_type[ppn % ftl.geometry.bits_per_cell];
+    /* A block holds whole wordlines, so the VPN's remainder is the page's type. */
+    ++ftl.counters.host_reads_by_page_type[vpn % ftl.geometry.bits_per_cell];
   } else {
     ++ftl.counters.flash_reads_rmw;
   }
-  flash_read(&ftl.flash, op, ppn, 1);
+  flash_read(&ftl.flash, op, vpn, 1);
   return true;
 }
 
@@ -269,7 +269,7 @@ static void translate(page_request_t *request) {
       }
     }
     uint8_t *slot = is_read ? read_slot(request->slot) : wb_data(&ftl.wb, request->slot);
-    if (answer == MAP_HIT && value == PPN_UNMAPPED) {
+    if (answer == MAP_HIT && value == VPN_UNMAPPED) {
       if (is_read) {
         write_zero_tag(slot);
         send_to_host(request);
@@ -388,8 +388,8 @@ static void run_trim(page_request_t *request) {
     }
     task_wake(TASK_WAIT_BUFFER, 1); /* the trim may have freed a slot */
     uint32_t value;
-    if (ftl.scheme->update(request->lpn, PPN_UNMAPPED, &value) == MAP_HIT) {
-      if (value != PPN_UNMAPPED) {
+    if (ftl.scheme->update(request->lpn, VPN_UNMAPPED, &value) == MAP_HIT) {
+      if (value != VPN_UNMAPPED) {
         block_page_invalidate(&ftl.blocks, value);
       }
       finish_request(request);
@@ -534,12 +534,12 @@ static void run_slot_update(task_t *task) {
       return;
     }
     uint32_t value;
-    if (ftl.scheme->update(lpn, update->ppn, &value) == MAP_HIT) {
-      if (value != PPN_UNMAPPED) {
+    if (ftl.scheme->update(lpn, update->vpn, &value) == MAP_HIT) {
+      if (value != VPN_UNMAPPED) {
         block_page_invalidate(&ftl.blocks, value);
       }
-      block_page_validate(&ftl.blocks, update->ppn);
-      block_page_settled(&ftl.blocks, update->ppn);
+      block_page_validate(&ftl.blocks, update->vpn);
+      block_page_settled(&ftl.blocks, update->vpn);
       wb_release(&ftl.wb, update->slot);
       task_wake(TASK_WAIT_BUFFER, 1);
       return;
@@ -558,23 +558,23 @@ static void resume_slot_update(tp_waiter_t *waiter) {
 static void host_program_done(flash_op_t *op, uint32_t status) {
   uint32_t count = op->user;
   if (status != NFC_STATUS_OK) {
-    block_program_failed(&ftl.blocks, op->ppn);
+    block_program_failed(&ftl.blocks, op->vpn);
     for (uint32_t i = 0; i < count; ++i) {
       wb_requeue(&ftl.wb, flash_oob(&ftl.flash, op, i)[1]);
     }
     return;
   }
   for (uint32_t i = 0; i < ftl.unit_pages; ++i) {
-    uint32_t ppn = block_program_page_ppn(&ftl.blocks, op->ppn, i);
+    uint32_t vpn = op->vpn + i;
     if (i >= count) {
-      block_page_settled(&ftl.blocks, ppn); /* padding */
+      block_page_settled(&ftl.blocks, vpn); /* padding */
       continue;
     }
     uint32_t slot = flash_oob(&ftl.flash, op, i)[1];
     wb_programmed(&ftl.wb, slot);
     slot_update_t *update = &ftl.updates[slot];
     update->slot = slot;
-    update->ppn = ppn;
+    update->vpn = vpn;
     update->waiter.lpn = ftl.wb.slots[slot].lpn;
     update->waiter.request = 0;
     update->waiter.host_read = false;
@@ -601,10 +601,10 @@ static void program_write_buffer(bool force) {
     if (!record_available()) {
       return;
     }
-    /* Host data never takes a pool's last ftl_gc_foreground_free groups: they are GC's. */
-    uint32_t ppn = block_alloc_wordline(&ftl.blocks, BLOCK_STREAM_HOST,
+    /* Host data never takes the last ftl_gc_foreground_free stripes' worth of groups: GC's. */
+    uint32_t vpn = block_alloc_wordline(&ftl.blocks, BLOCK_STREAM_HOST,
                                         ftl.boot->ftl_gc_foreground_free);
-    ftl.host_blocked = ppn == BLOCK_NONE;
+    ftl.host_blocked = vpn == BLOCK_NONE;
     if (ftl.host_blocked) {
       return; /* waits for GC */
     }
@@ -624,7 +624,7 @@ static void program_write_buffer(bool force) {
     }
     ftl.counters.programmed_host += count;
     op->user = count;
-    flash_program(&ftl.flash, op, ppn, ftl.blocks.unit_planes);
+    flash_program(&ftl.flash, op, vpn, ftl.blocks.unit_planes);
   }
 }
 
@@ -741,24 +741,25 @@ void ftl_run(void) {
 
 /* ---- boot ---- */
 
-/* GC can always free a group if, with every stream's group open and every pool down to the GC
- * reserve, the remaining groups hold more pages than can be valid (one per LPN and per TP): then
- * some collectable group has an invalid page. Bad blocks found later may still break this. */
-static bool spare_groups_suffice(const char **problem) {
-  static char message[200];
+/* GC must free a stripe when host data waits (the host's stripe is full and no more than the
+ * GC reserve, ftl.gc.foreground_free, is free) or when fewer than the reserve are free. Either
+ * way at most reserve + 2 stripes are not full: free ones and the GC and translation streams'
+ * open ones. If the others hold more pages than can be valid (one per LPN and per TP), some
+ * collectable stripe has an invalid page. Bad blocks found later may still break this. */
+static bool spare_stripes_suffice(const char **problem) {
+  static char message[220];
   const block_manager_t *b = &ftl.blocks;
-  uint32_t reserved = block_max_open_groups(b) + b->unit_count * ftl.boot->ftl_gc_foreground_free;
-  uint32_t usable = b->group_count - b->retired_groups;
-  uint64_t group_pages = (uint64_t)b->unit_planes * ftl.geometry.pages;
-  uint64_t full_pages = usable > reserved ? (usable - reserved) * group_pages : 0;
+  uint32_t reserved = block_max_open_stripes() - 1u + ftl.boot->ftl_gc_foreground_free;
+  uint32_t stripes = b->stripe_count;
+  uint64_t full_pages = stripes > reserved ? (uint64_t)(stripes - reserved) * b->stripe_pages : 0;
   if (full_pages > (uint64_t)ftl.lpn_count + ftl.tp_count) {
     return true;
   }
   fw_snprintf(message, sizeof message,
-              "over-provisioning too small for GC: %u groups, %u held open or in reserve "
-              "(ftl.gc.foreground_free per unit), leave %u pages for %u LPNs and %u TPs "
+              "over-provisioning too small for GC: %u stripes, %u open for GC and translation "
+              "pages or in reserve (ftl.gc.foreground_free), leave %u pages for %u LPNs and %u TPs "
               "(raise ftl.op or nand.blocks)",
-              (unsigned)usable, (unsigned)reserved, (unsigned)full_pages,
+              (unsigned)stripes, (unsigned)reserved, (unsigned)full_pages,
               (unsigned)ftl.lpn_count, (unsigned)ftl.tp_count);
   *problem = message;
   return false;
@@ -848,9 +849,8 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   *problem = "the FTL's structures do not fit";
   bool fits = block_init(&ftl.blocks, geometry, boot->ftl_multi_plane != 0,
                          boot->ftl_alloc_order, sram);
-  ftl.blocks.wl_static_spread = boot->ftl_wl_static_spread;
-  ftl.unit_pages = ftl.blocks.pages_per_wordline_unit;
-  fits &= flash_init(&ftl.flash, geometry, FTL_FLASH_OPS, sram);
+  ftl.unit_pages = ftl.blocks.pages_per_program;
+  fits &= flash_init(&ftl.flash, geometry, &ftl.blocks, FTL_FLASH_OPS, sram);
   arena_t *buffer_arena = boot->ftl_write_buffer_location == BOOT_MEMORY_DRAM ? dram : sram;
   if (buffer_arena == 0) {
     *problem = "the write buffer is placed in DRAM but there is none (ftl.write_buffer.location)";
@@ -859,7 +859,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   fits &= wb_init(&ftl.wb, boot->ftl_write_buffer_pages, geometry->page_bytes, sram,
                   buffer_arena);
   fits &= gtd_init(&ftl.gtd, ftl.tp_count, sram);
-  if (!spare_groups_suffice(problem)) {
+  if (!spare_stripes_suffice(problem)) {
     return FTL_INIT_BAD_CONFIG;
   }
   uint32_t waiters = FTL_PAGE_REQUESTS + boot->ftl_write_buffer_pages + ftl.unit_pages;

@@ -5,13 +5,14 @@
 #include "ftl/task.h"
 #include "hal/console.h"
 #include "hal/system.h"
+#include "lib/bitmap.h"
 #include "lib/metrics.h"
 
 /* Victims waiting for their erase: each has a page in the batch, or none left at all. */
 #define GC_MAX_DRAINED TP_STORE_MAX_UNIT_PAGES
 /* A migration frees no space, and while it runs the GC and translation streams may each open a
- * group: below this many free groups, static wear levelling waits for GC to reclaim some. */
-#define GC_WL_MIN_FREE_GROUPS 2u
+ * stripe: below this many free stripes, static wear levelling waits for GC to reclaim some. */
+#define GC_WL_MIN_FREE_STRIPES 2u
 
 static gc_env_t env;
 
@@ -23,25 +24,25 @@ static struct gc_counters {
   uint64_t flash_reads;      /* valid pages read (GC and wear levelling) */
   uint64_t pages_programmed; /* of those, programmed elsewhere */
   uint64_t padding;          /* filler pages completing a GC wordline */
-  uint64_t blocks_erased;
-  uint64_t invocations;      /* victim groups collected */
+  uint64_t blocks_erased;    /* groups (member blocks) erased */
+  uint64_t invocations;      /* victim stripes collected */
   uint64_t foreground;       /* of those, while host work waited */
   uint64_t pages_moved;
-  uint64_t wl_migrations;    /* groups moved by static wear levelling */
-  uint64_t rescued;          /* retired groups whose valid pages GC moved off */
+  uint64_t wl_migrations;    /* stripes moved by static wear levelling */
+  uint64_t rescued;          /* retired members whose valid pages GC moved off */
   uint64_t victim_valid_pages[GC_VALID_BUCKETS]; /* valid pages of each victim when chosen */
   uint32_t victim_valid_bucket_width;
 } counters;
 
-static uint32_t unit_pages(void) { return env.blocks->pages_per_wordline_unit; }
+static uint32_t unit_pages(void) { return env.blocks->pages_per_program; }
 
 /* One page a GC batch moves. */
 typedef struct gc_move {
   task_t task;
   tp_waiter_t waiter;
   uint32_t lpn;
-  uint32_t old_ppn;
-  uint32_t new_ppn;
+  uint32_t old_vpn;
+  uint32_t new_vpn;
 } gc_move_t;
 
 typedef enum gc_stage {
@@ -53,14 +54,14 @@ typedef enum gc_stage {
   GC_UPDATING,
   GC_RELOCATE,    /* translation victim: hand its current TPs to the TP store */
   GC_TP_WAIT,     /* ... and wait until they are programmed elsewhere */
-  GC_ERASE,       /* erase the drained victims */
+  GC_ERASE,       /* erase the members of a drained victim */
   GC_ERASING,
 } gc_stage_t;
 
 /* A scanned-out victim: erased at once, or, when some of its pages are in the batch not yet
  * programmed (waiting), once that batch's mapping updates are done. */
 typedef struct gc_drained {
-  uint32_t group;
+  uint32_t stripe;
   bool foreground;
   bool wear_levelling;
   bool waiting;
@@ -76,7 +77,8 @@ static struct {
   bool victim_in_batch; /* a page of the victim is in the batch */
   bool foreground;
   bool wear_levelling;
-  bool rescue;          /* the victim is a retired group: moved off, never erased */
+  bool rescue;          /* the victim is rescue_member: moved off, never erased */
+  uint32_t rescue_member;
   bool batch_rescued;   /* the batch holds pages of a rescue: program it without waiting */
   bool batch_cold;      /* the batch holds pages of a wear-levelling victim: cold data */
   uint32_t cursor; /* next page of the victim (data) or next TP (translation) */
@@ -84,96 +86,135 @@ static struct {
   uint32_t pending;
   gc_drained_t drained[GC_MAX_DRAINED];
   uint32_t drained_count;
+  gc_drained_t erasing;    /* the victim whose members are being erased (stripe BLOCK_NONE: none) */
+  uint32_t erase_position; /* its next member to erase */
+  uint32_t erases_pending;
   uint8_t *slots;
   gc_move_t *moves;
   task_t task;
-  bool wear_changed; /* a group was erased since static wear levelling last looked */
+  bool wear_changed; /* a stripe was erased since static wear levelling last looked */
 } gc;
 
-
-static uint32_t victim_pages(void) { return env.blocks->unit_planes * env.blocks->geometry.pages; }
-
-static uint32_t victim_page_ppn(uint32_t page) {
-  const nand_geometry_t *g = &env.blocks->geometry;
-  uint32_t first = block_group_ppn(env.blocks, gc.victim, 0);
-  return first + (page / g->pages) * g->blocks * g->pages + page % g->pages;
-}
-
 /* Static wear levelling is due: the erase-count spread passed the threshold and the coldest
- * collectable group lags the most worn by more than it. Looks only after an erase. */
+ * collectable stripe lags the most worn group by more than it. Looks only after an erase. */
 static uint32_t wear_levelling_victim(void) {
   uint32_t spread = env.boot->ftl_wl_static_spread;
-  if (spread == 0 || !gc.wear_changed || block_free_groups(env.blocks) < GC_WL_MIN_FREE_GROUPS) {
+  if (spread == 0 || !gc.wear_changed ||
+      block_free_groups(env.blocks) < GC_WL_MIN_FREE_STRIPES * env.blocks->unit_count) {
     return BLOCK_NONE;
   }
   gc.wear_changed = false;
   block_wear_t wear = block_wear(env.blocks);
   uint32_t coldest = victim_coldest(env.blocks);
   if (wear.max - wear.min > spread && coldest != BLOCK_NONE &&
-      env.blocks->groups[coldest].erase_count + spread < wear.max) {
+      env.blocks->stripes[coldest].wear + spread < wear.max) {
     return coldest;
   }
   return BLOCK_NONE;
 }
 
-/* The policy's victim over every unit (the GC stream writes to the unit with the most free
- * groups, which evens the pools out); BLOCK_NONE when no collectable group has an invalid
- * page. */
+/* The policy's victim; BLOCK_NONE when no collectable stripe has an invalid page. */
 static uint32_t policy_victim(void) {
-  uint32_t victim = env.victim_policy->select(env.blocks, BLOCK_NONE);
-  if (victim == BLOCK_NONE || env.blocks->groups[victim].valid_pages == victim_pages()) {
+  uint32_t victim = env.victim_policy->select(env.blocks);
+  if (victim == BLOCK_NONE || env.blocks->stripes[victim].valid_pages ==
+                                  env.blocks->stripes[victim].programmed_pages) {
     return BLOCK_NONE;
   }
   return victim;
 }
 
-/* The free groups of all units are below `threshold` per unit. The thresholds count per unit
- * but GC frees whichever group is cheapest, so it answers for the total. */
+/* Fewer than `threshold` stripes' worth of groups are free (the thresholds count free groups
+ * per unit, and a stripe takes one group of every unit). */
 static bool pools_low(uint32_t threshold) {
   return block_free_groups(env.blocks) < threshold * env.blocks->unit_count;
 }
 
-static void begin_victim(uint32_t victim, bool wear_levelling, bool rescue) {
-  metrics_histogram_add(counters.victim_valid_pages, GC_VALID_BUCKETS,
-                        counters.victim_valid_bucket_width, env.blocks->groups[victim].valid_pages);
-  if (!rescue) {
-    block_mark_victim(env.blocks, victim);
-  }
-  gc.victim = victim;
+/* The victim from now on: stripe, or only its member rescue_member (BLOCK_NONE: the stripe). */
+static void take_victim(uint32_t stripe, bool wear_levelling, uint32_t rescue_member) {
+  gc.victim = stripe;
+  gc.rescue_member = rescue_member;
+  gc.rescue = rescue_member != BLOCK_NONE;
   gc.victim_in_batch = false;
   gc.wear_levelling = wear_levelling;
-  gc.rescue = rescue;
   gc.cursor = 0;
 }
 
-/* Starts a GC job when one is due: the rescue of a retired group's data first (it sits on a
+static void begin_victim(uint32_t victim, bool wear_levelling) {
+  metrics_histogram_add(counters.victim_valid_pages, GC_VALID_BUCKETS,
+                        counters.victim_valid_bucket_width,
+                        env.blocks->stripes[victim].valid_pages);
+  block_mark_victim(env.blocks, victim);
+  take_victim(victim, wear_levelling, BLOCK_NONE);
+}
+
+/* A retired member's data is the victim: its stripe goes on (it may still be open). */
+static void begin_rescue(uint32_t member) {
+  take_victim(member / env.blocks->unit_count, false, member);
+}
+
+/* The victim's pages: its stripe's, or, for a rescue, its member's. */
+static bool victim_holds(uint32_t vpn) {
+  return block_stripe_of(env.blocks, vpn) == gc.victim &&
+         (!gc.rescue || block_member_of(env.blocks, vpn) == gc.rescue_member);
+}
+
+static uint32_t victim_valid_pages(void) {
+  return gc.rescue ? env.blocks->members[gc.rescue_member].valid_pages
+                   : env.blocks->stripes[gc.victim].valid_pages;
+}
+
+/* The next valid page of the victim from gc.cursor (which it moves there), or BLOCK_NONE. */
+static uint32_t next_victim_page(void) {
+  if (gc.rescue) {
+    uint32_t pages = env.blocks->wordlines * env.blocks->pages_per_program;
+    for (; gc.cursor < pages; ++gc.cursor) {
+      uint32_t vpn = block_member_page_vpn(env.blocks, gc.rescue_member, gc.cursor);
+      if (block_page_valid(env.blocks, vpn)) {
+        return vpn;
+      }
+    }
+    return BLOCK_NONE;
+  }
+  /* Straight to the next valid page: a stripe spans every unit. */
+  uint32_t first = gc.victim * env.blocks->stripe_pages;
+  uint32_t vpn = bitmap_next_set(env.blocks->valid_bitmap, first + env.blocks->stripe_pages,
+                                 first + gc.cursor);
+  if (vpn == BITMAP_NONE) {
+    return BLOCK_NONE;
+  }
+  gc.cursor = vpn - first;
+  return vpn;
+}
+
+/* Starts a GC job when one is due: the rescue of a retired member's data first (it sits on a
  * failing block), then static wear levelling, then foreground GC (host data waits, or a pool
  * is below the foreground threshold), then background GC while the host is idle. Out of line:
  * gc_consider's check, made on every turn of the main loop, stays free of the register saves
  * this needs. */
 static __attribute__((noinline)) void start_job(bool host_blocked, bool below_background) {
   bool foreground = host_blocked || pools_low(env.boot->ftl_gc_foreground_free);
-  uint32_t victim = block_take_rescue(env.blocks, false);
-  bool rescue = victim != BLOCK_NONE;
-  bool wear_levelling = !rescue;
-  if (!rescue) {
-    victim = wear_levelling_victim();
-  }
-  if (victim == BLOCK_NONE && (foreground || (below_background && env.host_idle()))) {
-    wear_levelling = false;
-    victim = policy_victim();
-  }
   gc.foreground = foreground;
-  if (victim == BLOCK_NONE) {
-    if (foreground && gc.batch != 0) {
-      gc.stage = GC_PROGRAM; /* the parked batch's victims are all that is left to free */
-      task_schedule(&gc.task);
+  uint32_t rescued = block_take_rescue(env.blocks, false);
+  if (rescued != BLOCK_NONE) {
+    begin_rescue(rescued);
+  } else {
+    uint32_t victim = wear_levelling_victim();
+    bool wear_levelling = victim != BLOCK_NONE;
+    if (victim == BLOCK_NONE && (foreground || (below_background && env.host_idle()))) {
+      victim = policy_victim();
     }
-    return;
+    if (victim == BLOCK_NONE) {
+      if (foreground && gc.batch != 0) {
+        gc.stage = GC_PROGRAM; /* the parked batch's victims are all that is left to free */
+        task_schedule(&gc.task);
+      }
+      return;
+    }
+    begin_victim(victim, wear_levelling);
   }
-  begin_victim(victim, wear_levelling, rescue);
+  uint32_t victim = gc.victim;
   gc.stage =
-      env.blocks->groups[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE : GC_SCAN;
+      env.blocks->stripes[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE : GC_SCAN;
   task_schedule(&gc.task);
 }
 
@@ -188,7 +229,7 @@ void gc_consider(bool host_blocked) {
   }
 }
 
-/* Every valid page of the rescued group is in a batch (or was relocated): it stays retired. */
+/* Every valid page of the rescued member is in a batch (or was relocated): it stays retired. */
 static void finish_rescue(void) {
   ++counters.rescued;
   gc.batch_rescued |= gc.victim_in_batch;
@@ -196,14 +237,14 @@ static void finish_rescue(void) {
   gc.rescue = false;
 }
 
-/* The scanned-out victim waits for its erase; a rescued one needs none. */
+/* The scanned-out victim waits for its erase; a rescued member needs none. */
 static void drain_victim(void) {
   if (gc.rescue) {
     finish_rescue();
     return;
   }
   gc_drained_t *drained = &gc.drained[gc.drained_count++];
-  drained->group = gc.victim;
+  drained->stripe = gc.victim;
   drained->foreground = gc.foreground;
   drained->wear_levelling = gc.wear_levelling;
   drained->waiting = gc.victim_in_batch;
@@ -220,17 +261,17 @@ static uint32_t erasable_victim(void) {
   return GC_MAX_DRAINED;
 }
 
-/* Fills the rest of a partial batch from another data victim: a retired group's data first,
+/* Fills the rest of a partial batch from another data victim: a retired member's data first,
  * then while the pools still want GC. False when the batch should be programmed (padded) as it
  * is. */
 static bool take_next_victim(void) {
-  uint32_t rescued = block_take_rescue(env.blocks, true);
-  if (rescued != BLOCK_NONE) {
-    begin_victim(rescued, false, true);
-    return true;
-  }
   if (gc.drained_count == GC_MAX_DRAINED) {
     return false;
+  }
+  uint32_t rescued = block_take_rescue(env.blocks, true);
+  if (rescued != BLOCK_NONE) {
+    begin_rescue(rescued);
+    return true;
   }
   uint32_t victim = wear_levelling_victim();
   bool wear_levelling = victim != BLOCK_NONE;
@@ -243,18 +284,18 @@ static bool take_next_victim(void) {
   if (victim == BLOCK_NONE) {
     return false;
   }
-  if (env.blocks->groups[victim].stream == BLOCK_STREAM_TRANSLATION) {
+  if (env.blocks->stripes[victim].stream == BLOCK_STREAM_TRANSLATION) {
     gc.wear_changed |= wear_levelling; /* the next job takes it */
     return false;
   }
-  begin_victim(victim, wear_levelling, false);
+  begin_victim(victim, wear_levelling);
   return true;
 }
 
 static void gc_read_done(flash_op_t *op, uint32_t status) {
   gc_move_t *move = &gc.moves[op->user];
   if (status != NFC_STATUS_OK) {
-    fw_printf("ftl: GC read of PPN %#x failed with NFC status %u\n", (unsigned)op->ppn,
+    fw_printf("ftl: GC read of VPN %#x failed with NFC status %u\n", (unsigned)op->vpn,
               (unsigned)status);
     system_fault();
   }
@@ -276,13 +317,9 @@ static void gc_scan(void) {
       }
       continue;
     }
-    if (gc.cursor == victim_pages()) {
+    uint32_t vpn = next_victim_page();
+    if (vpn == BLOCK_NONE) {
       drain_victim();
-      continue;
-    }
-    uint32_t ppn = victim_page_ppn(gc.cursor);
-    if (!block_page_valid(env.blocks, ppn)) {
-      ++gc.cursor;
       continue;
     }
     if (!env.record_available()) {
@@ -291,7 +328,7 @@ static void gc_scan(void) {
     }
     flash_op_t *op = env.take_record(gc_read_done, 0);
     gc_move_t *move = &gc.moves[gc.batch];
-    move->old_ppn = ppn;
+    move->old_vpn = vpn;
     op->user = gc.batch;
     flash_io_user(env.flash, op, 0, gc.slots + gc.batch * env.blocks->geometry.page_bytes, true);
     ++gc.batch;
@@ -300,7 +337,7 @@ static void gc_scan(void) {
     gc.victim_in_batch = true;
     gc.batch_cold |= gc.wear_levelling;
     ++counters.flash_reads;
-    flash_read(env.flash, op, ppn, 1);
+    flash_read(env.flash, op, vpn, 1);
   }
   if (gc.pending != 0) {
     gc.stage = GC_READING; /* the last read's completion scans on */
@@ -323,18 +360,18 @@ static void gc_scan(void) {
 
 static void gc_program_done(flash_op_t *op, uint32_t status) {
   if (status != NFC_STATUS_OK) {
-    block_program_failed(env.blocks, op->ppn);
+    block_program_failed(env.blocks, op->vpn);
     gc.stage = GC_PROGRAM;
     task_schedule(&gc.task);
     return;
   }
   for (uint32_t i = gc.batch; i < unit_pages(); ++i) {
-    block_page_settled(env.blocks, block_program_page_ppn(env.blocks, op->ppn, i));
+    block_page_settled(env.blocks, op->vpn + i);
   }
   gc.stage = GC_UPDATING;
   gc.pending = gc.batch;
   for (uint32_t i = 0; i < gc.batch; ++i) {
-    gc.moves[i].new_ppn = block_program_page_ppn(env.blocks, op->ppn, i);
+    gc.moves[i].new_vpn = op->vpn + i;
     gc.moves[i].waiter.lpn = gc.moves[i].lpn;
     task_schedule(&gc.moves[i].task);
   }
@@ -359,8 +396,8 @@ static void gc_move_finished(void) {
 static void run_gc_move(task_t *task) {
   gc_move_t *move = LIST_ENTRY(task, gc_move_t, task);
   for (;;) {
-    if (!block_page_valid(env.blocks, move->old_ppn)) {
-      block_page_settled(env.blocks, move->new_ppn);
+    if (!block_page_valid(env.blocks, move->old_vpn)) {
+      block_page_settled(env.blocks, move->new_vpn);
       gc_move_finished();
       return;
     }
@@ -369,12 +406,12 @@ static void run_gc_move(task_t *task) {
       return;
     }
     uint32_t value;
-    if (env.scheme->update(move->lpn, move->new_ppn, &value) == MAP_HIT) {
-      if (value != PPN_UNMAPPED) {
+    if (env.scheme->update(move->lpn, move->new_vpn, &value) == MAP_HIT) {
+      if (value != VPN_UNMAPPED) {
         block_page_invalidate(env.blocks, value);
       }
-      block_page_validate(env.blocks, move->new_ppn);
-      block_page_settled(env.blocks, move->new_ppn);
+      block_page_validate(env.blocks, move->new_vpn);
+      block_page_settled(env.blocks, move->new_vpn);
       ++counters.pages_moved;
       gc_move_finished();
       return;
@@ -390,23 +427,26 @@ static void resume_gc_move(tp_waiter_t *waiter) {
   run_gc_move(&move->task);
 }
 
-static void gc_erase_done(flash_op_t *op, uint32_t status) {
-  (void)op;
-  gc_drained_t erased = gc.drained[op->user];
-  gc.drained[op->user] = gc.drained[--gc.drained_count];
-  if (status != NFC_STATUS_OK) {
-    block_retire(env.blocks, erased.group);
-  } else {
-    block_erased(env.blocks, erased.group);
-    ++counters.blocks_erased;
-  }
+/* Every member of the victim is erased (or retired): the stripe is free. */
+static void finish_erase(void) {
+  block_stripe_erased(env.blocks, gc.erasing.stripe);
   ++counters.invocations;
-  counters.foreground += erased.foreground;
-  counters.wl_migrations += erased.wear_levelling;
+  counters.foreground += gc.erasing.foreground;
+  counters.wl_migrations += gc.erasing.wear_levelling;
+  gc.erasing.stripe = BLOCK_NONE;
   gc.wear_changed = true;
   /* More to erase, the victim still being scanned, or another while pools are low. */
   gc.stage = GC_SCAN;
   task_schedule(&gc.task);
+}
+
+static void gc_erase_done(flash_op_t *op, uint32_t status) {
+  bool ok = status == NFC_STATUS_OK;
+  block_member_erased(env.blocks, gc.erasing.stripe, op->user, ok);
+  counters.blocks_erased += ok;
+  if (--gc.erases_pending == 0 && gc.stage == GC_ERASING) {
+    finish_erase();
+  }
 }
 
 static void gc_program(void) {
@@ -415,11 +455,10 @@ static void gc_program(void) {
     return;
   }
   env.blocks->gc_opens_most_worn = gc.batch_cold;
-  uint32_t ppn = block_alloc_wordline(env.blocks, BLOCK_STREAM_GC, 0);
-  if (ppn == BLOCK_NONE) {
-    fw_printf("ftl: no free block left for GC (fewest free groups in a unit: %u; %u groups "
-              "retired as bad)\n",
-              (unsigned)block_min_free(env.blocks), (unsigned)env.blocks->retired_groups);
+  uint32_t vpn = block_alloc_wordline(env.blocks, BLOCK_STREAM_GC, 0);
+  if (vpn == BLOCK_NONE) {
+    fw_printf("ftl: no free stripe left for GC (%u free groups; %u groups retired as bad)\n",
+              (unsigned)block_free_groups(env.blocks), (unsigned)env.blocks->retired_groups);
     system_fault();
   }
   flash_op_t *op = env.take_record(gc_program_done, 0);
@@ -436,27 +475,44 @@ static void gc_program(void) {
   }
   counters.pages_programmed += gc.batch;
   gc.stage = GC_PROGRAMMING;
-  flash_program(env.flash, op, ppn, env.blocks->unit_planes);
+  flash_program(env.flash, op, vpn, env.blocks->unit_planes);
 }
 
-/* Erases a drained victim none of whose pages waits in the batch: every page it had is moved
- * and its mapping updated. */
+/* Erases the members of a drained victim none of whose pages waits in the batch: every page it
+ * had is moved and its mapping updated. The erases go out together, as records allow. */
 static void gc_erase(void) {
-  uint32_t index = erasable_victim();
-  uint32_t group = gc.drained[index].group;
-  if (env.blocks->groups[group].valid_pages != 0) {
-    fw_printf("ftl: GC victim group %u still has %u valid pages at its erase\n",
-              (unsigned)group, (unsigned)env.blocks->groups[group].valid_pages);
-    system_fault();
+  if (gc.erasing.stripe == BLOCK_NONE) {
+    uint32_t index = erasable_victim();
+    gc.erasing = gc.drained[index];
+    gc.drained[index] = gc.drained[--gc.drained_count];
+    gc.erase_position = 0;
+    gc.erases_pending = 0;
+    uint32_t valid = env.blocks->stripes[gc.erasing.stripe].valid_pages;
+    if (valid != 0) {
+      fw_printf("ftl: GC victim stripe %u still has %u valid pages at its erase\n",
+                (unsigned)gc.erasing.stripe, (unsigned)valid);
+      system_fault();
+    }
   }
-  if (!env.record_available()) {
-    task_wait(TASK_WAIT_FLASH, &gc.task);
-    return;
+  for (; gc.erase_position < env.blocks->unit_count; ++gc.erase_position) {
+    uint32_t vpn = block_member_vpn(env.blocks, gc.erasing.stripe, gc.erase_position);
+    if (vpn == BLOCK_NONE) {
+      continue;
+    }
+    if (!env.record_available()) {
+      gc.stage = GC_ERASE;
+      task_wait(TASK_WAIT_FLASH, &gc.task);
+      return;
+    }
+    flash_op_t *op = env.take_record(gc_erase_done, 0);
+    op->user = gc.erase_position;
+    ++gc.erases_pending;
+    flash_erase(env.flash, op, vpn, env.blocks->unit_planes);
   }
-  flash_op_t *op = env.take_record(gc_erase_done, 0);
-  op->user = index;
   gc.stage = GC_ERASING;
-  flash_erase(env.flash, op, block_group_ppn(env.blocks, group, 0), env.blocks->unit_planes);
+  if (gc.erases_pending == 0) {
+    finish_erase(); /* every member was retired */
+  }
 }
 
 static void run_gc(task_t *task) {
@@ -469,9 +525,9 @@ static void run_gc(task_t *task) {
     break;
   case GC_RELOCATE:
     while (gc.cursor < env.tp_count) {
-      uint32_t ppn = gtd_get(env.gtd, gc.cursor);
-      if (ppn != PPN_UNMAPPED && block_group_of(env.blocks, ppn) == gc.victim &&
-          !tp_store_relocate(env.tp_store, gc.cursor, ppn)) {
+      uint32_t vpn = gtd_get(env.gtd, gc.cursor);
+      if (vpn != VPN_UNMAPPED && victim_holds(vpn) &&
+          !tp_store_relocate(env.tp_store, gc.cursor, vpn)) {
         task_wait(TASK_WAIT_FLASH, task);
         return;
       }
@@ -481,7 +537,7 @@ static void run_gc(task_t *task) {
     run_gc(task);
     break;
   case GC_TP_WAIT:
-    if (env.blocks->groups[gc.victim].valid_pages != 0) {
+    if (victim_valid_pages() != 0) {
       /* One padded program at a time: this runs again whenever anything comes free. */
       if (env.tp_store->programs_in_flight == 0) {
         tp_store_pump(env.tp_store, true);
@@ -524,8 +580,8 @@ void gc_register_metrics(void) {
 bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   env = *gc_env;
   memset(&counters, 0, sizeof(counters));
-  /* A victim holds 0 to a whole group of valid pages: the last bucket is the full group. */
-  counters.victim_valid_bucket_width = victim_pages() / (GC_VALID_BUCKETS - 1u);
+  /* A victim holds 0 to a whole stripe of valid pages: the last bucket is the full stripe. */
+  counters.victim_valid_bucket_width = env.blocks->stripe_pages / (GC_VALID_BUCKETS - 1u);
   if (counters.victim_valid_bucket_width == 0) {
     counters.victim_valid_bucket_width = 1;
   }
@@ -544,6 +600,7 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   gc.task.run = run_gc;
   gc.stage = GC_IDLE;
   gc.victim = BLOCK_NONE;
+  gc.erasing.stripe = BLOCK_NONE;
   gc.rescue = false;
   gc.batch_rescued = false;
   gc.batch_cold = false;

@@ -1,15 +1,17 @@
 /* Garbage collection and static wear levelling: one job at a time beside the host's requests.
  *
- * A job starts when one is due (gc_consider): static wear levelling first, once the erase-count
- * spread passes ftl.wl.static_spread (the coldest collectable group moves); then foreground GC
- * while host data waits for a group or the free groups average fewer than
- * ftl.gc.foreground_free per unit; then background GC while the host is idle and they average
- * fewer than ftl.gc.background_free. Victims come from the victim policy (ftl/gc/victim.h) over
- * every unit. The valid pages of data victims are read (their OOB names the LPN), programmed a
- * whole wordline at a time to the GC stream, and their mappings updated through the scheme; a
- * wordline takes pages from as many victims as it needs, and a job ending with a partial one
- * parks it for the next job rather than pad it. Translation victims hand their current TPs to
- * the TP store to be rewritten. A victim is erased once every page it had is moved and mapped. */
+ * A job starts when one is due (gc_consider): the rescue of a retired member's data first (GC
+ * moves the valid pages off a block whose program failed, and never erases it); static wear
+ * levelling next, once the erase-count spread passes ftl.wl.static_spread (the stripe with the
+ * least-worn member moves to the most-worn free groups); then foreground GC while host data
+ * waits for a stripe or fewer than ftl.gc.foreground_free stripes' worth of groups are free;
+ * then background GC while the host is idle and fewer than ftl.gc.background_free are. Victims
+ * are stripes, chosen by the victim policy (ftl/gc/victim.h). The valid pages of data victims
+ * are read (their OOB names the LPN), programmed a whole wordline at a time to the GC stream's
+ * stripe, and their mappings updated through the scheme; a wordline takes pages from as many
+ * victims as it needs, and a job ending with a partial one parks it for the next job rather than
+ * pad it. Translation victims hand their current TPs to the TP store to be rewritten. A victim's
+ * members are erased together once every page it had is moved and mapped. */
 #ifndef SSDVP_FIRMWARE_FTL_GC_H
 #define SSDVP_FIRMWARE_FTL_GC_H
 
@@ -48,7 +50,7 @@ bool gc_init(const gc_env_t *env, arena_t *arena);
 /* Registers GC's counters as metrics (lib/metrics.h). */
 void gc_register_metrics(void);
 
-/* Starts a job when one is due and none runs. host_blocked: host data waits for a group. */
+/* Starts a job when one is due and none runs. host_blocked: host data waits for a stripe. */
 void gc_consider(bool host_blocked);
 
 /* No job runs (a parked partial wordline may wait for the next one). */

@@ -106,7 +106,8 @@ void check_ftl(const SocConfig& config) {
   }
   if (ftl.ftl_gc_background_free >= config.nand.blocks) {
     throw std::runtime_error(fmt::format(
-        "ftl.gc.background_free = {} must be below nand.blocks = {} (blocks per plane)",
+        "ftl.gc.background_free = {} must be below nand.blocks = {} (blocks per plane, one "
+        "stripe each)",
         ftl.ftl_gc_background_free, config.nand.blocks));
   }
 }

@@ -1,6 +1,6 @@
 /* GC victim policies, chosen by the boot config's ftl_gc_victim (enum boot_gc_victim). A policy
- * looks at the block manager and names the FULL group to collect next; GC then moves its valid
- * pages and erases it. */
+ * looks at the block manager and names the stripe to collect next; GC then moves its valid
+ * pages and erases its members. */
 #ifndef SSDVP_FIRMWARE_FTL_GC_VICTIM_H
 #define SSDVP_FIRMWARE_FTL_GC_VICTIM_H
 
@@ -10,9 +10,8 @@
 
 typedef struct victim_policy {
   const char *name;
-  /* A collectable group (block_collectable) of `unit` (or of any unit when unit is BLOCK_NONE) to collect, or BLOCK_NONE
-   * when there is none. */
-  uint32_t (*select)(const block_manager_t *blocks, uint32_t unit);
+  /* A collectable stripe (block_collectable) to collect, or BLOCK_NONE when there is none. */
+  uint32_t (*select)(const block_manager_t *blocks);
 } victim_policy_t;
 
 extern const victim_policy_t victim_policy_greedy;
@@ -20,8 +19,9 @@ extern const victim_policy_t victim_policy_greedy;
 /* The policy a boot_gc_victim value names (NULL when out of range). */
 const victim_policy_t *victim_policy_for(uint32_t boot_gc_victim);
 
-/* Static wear levelling: the collectable group with the fewest erases, the coldest data, to migrate
- * when the erase-count spread passes the scenario's threshold. BLOCK_NONE when none is. */
+/* Static wear levelling: the collectable stripe with the least-worn member, the coldest data,
+ * to migrate when the erase-count spread passes the scenario's threshold. BLOCK_NONE when none
+ * is. */
 uint32_t victim_coldest(const block_manager_t *blocks);
 
 #endif

@@ -14,7 +14,7 @@
  * caches (entry mode; a batch larger than the patch buffer goes in several calls for that TP)
  * or one page (whole-TP mode).
  *
- * Budget: entry mode pays per mapping its LPN, PPN, LRU links, hash link, dirty link and flag,
+ * Budget: entry mode pays per mapping its LPN, VPN, LRU links, hash link, dirty link and flag,
  * plus hash buckets (load factor at most about 2.3), a dirty-list head per TP and a patch buffer
  * of up to one TP. Whole-TP mode pays per line the TP, its tag, links and flag, plus buckets. */
 #include "ftl/map/map.h"
@@ -29,7 +29,7 @@ static struct {
   uint32_t capacity; /* mappings (entry mode) or lines (whole-TP mode) */
   uint32_t used;     /* slots handed out so far; then every insert replaces the LRU tail */
   uint32_t *keys;    /* LPN (entry mode) or TP (whole-TP mode) per slot */
-  uint32_t *ppns;    /* entry mode: one PPN per slot; whole-TP mode: entries_per_tp per line */
+  uint32_t *vpns;    /* entry mode: one VPN per slot; whole-TP mode: entries_per_tp per line */
   uint8_t *flags;
   scheme_link_t *lru_links;
   scheme_list_t lru;
@@ -73,7 +73,7 @@ static bool dftl_init_entries(scheme_budget_t *budget) {
   }
   uint32_t n = dftl.capacity;
   dftl.keys = scheme_alloc(budget, "map.dftl.lpn", n * 4u);
-  dftl.ppns = scheme_alloc(budget, "map.dftl.ppn", n * 4u);
+  dftl.vpns = scheme_alloc(budget, "map.dftl.vpn", n * 4u);
   dftl.lru_links = scheme_alloc(budget, "map.dftl.lru", n * (uint32_t)sizeof(scheme_link_t));
   dftl.hash_next = scheme_alloc(budget, "map.dftl.hash_next", n * 4u);
   dftl.flags = scheme_alloc(budget, "map.dftl.flags", n);
@@ -82,7 +82,7 @@ static bool dftl_init_entries(scheme_budget_t *budget) {
   dftl.dirty_heads = scheme_alloc(budget, "map.dftl.dirty_heads", dftl.env.tp_count * 4u);
   dftl.patches = scheme_alloc(budget, "map.dftl.patches",
                               dftl.patch_capacity * (uint32_t)sizeof(map_patch_t));
-  if (!dftl.keys || !dftl.ppns || !dftl.lru_links || !dftl.hash_next || !dftl.flags ||
+  if (!dftl.keys || !dftl.vpns || !dftl.lru_links || !dftl.hash_next || !dftl.flags ||
       !dftl.dirty_next || !heads || !dftl.dirty_heads || !dftl.patches) {
     return false;
   }
@@ -107,13 +107,13 @@ static bool dftl_init_lines(scheme_budget_t *budget) {
   }
   uint32_t buckets = scheme_pow2_floor(lines) < 2u ? 2u : scheme_pow2_floor(lines);
   dftl.capacity = lines;
-  dftl.ppns = scheme_alloc(budget, "map.dftl.lines", lines * line_bytes);
+  dftl.vpns = scheme_alloc(budget, "map.dftl.lines", lines * line_bytes);
   dftl.keys = scheme_alloc(budget, "map.dftl.line_tp", lines * 4u);
   dftl.lru_links = scheme_alloc(budget, "map.dftl.lru", lines * (uint32_t)sizeof(scheme_link_t));
   dftl.hash_next = scheme_alloc(budget, "map.dftl.hash_next", lines * 4u);
   dftl.flags = scheme_alloc(budget, "map.dftl.flags", lines);
   uint32_t *heads = scheme_alloc(budget, "map.dftl.buckets", buckets * 4u);
-  if (!dftl.ppns || !dftl.keys || !dftl.lru_links || !dftl.hash_next || !dftl.flags || !heads) {
+  if (!dftl.vpns || !dftl.keys || !dftl.lru_links || !dftl.hash_next || !dftl.flags || !heads) {
     return false;
   }
   scheme_hash_init(&dftl.hash, heads, buckets, dftl.hash_next, dftl.keys);
@@ -139,7 +139,7 @@ static void dftl_write_back_tp(uint32_t tp) {
   for (uint32_t slot = dftl.dirty_heads[tp]; slot != SCHEME_NIL; slot = dftl.dirty_next[slot]) {
     dftl.flags[slot] &= (uint8_t)~DFTL_FLAG_DIRTY;
     dftl.patches[count].lpn = dftl.keys[slot];
-    dftl.patches[count].ppn = dftl.ppns[slot];
+    dftl.patches[count].vpn = dftl.vpns[slot];
     if (++count == dftl.patch_capacity) {
       dftl.env.write_back_patches(tp, dftl.patches, count);
       count = 0;
@@ -154,7 +154,7 @@ static void dftl_write_back_tp(uint32_t tp) {
 /* A free slot: a fresh one while any is left, else the LRU tail, written back first if dirty. */
 static uint32_t dftl_take_entry(void) {
   if (dftl.used < dftl.capacity) {
-    dftl.counters.table_bytes += 8u; /* LPN and PPN */
+    dftl.counters.table_bytes += 8u; /* LPN and VPN */
     ++dftl.counters.translatable_lpns;
     return dftl.used++;
   }
@@ -178,11 +178,11 @@ static map_answer_t dftl_entry_lookup(uint32_t lpn, uint32_t *value) {
   }
   dftl.counters.hits++;
   scheme_list_move_front(&dftl.lru, dftl.lru_links, slot);
-  *value = dftl.ppns[slot];
+  *value = dftl.vpns[slot];
   return MAP_HIT;
 }
 
-static map_answer_t dftl_entry_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
+static map_answer_t dftl_entry_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
   uint32_t slot = scheme_hash_find(&dftl.hash, lpn);
   if (slot == SCHEME_NIL) {
     dftl.counters.update_misses++;
@@ -190,8 +190,8 @@ static map_answer_t dftl_entry_update(uint32_t lpn, uint32_t ppn, uint32_t *valu
     return MAP_MISS;
   }
   scheme_list_move_front(&dftl.lru, dftl.lru_links, slot);
-  *value = dftl.ppns[slot];
-  dftl.ppns[slot] = ppn;
+  *value = dftl.vpns[slot];
+  dftl.vpns[slot] = vpn;
   if (!(dftl.flags[slot] & DFTL_FLAG_DIRTY)) {
     uint32_t tp = lpn / dftl.env.entries_per_tp;
     dftl.flags[slot] |= DFTL_FLAG_DIRTY;
@@ -211,7 +211,7 @@ static void dftl_entry_loaded(uint32_t tp, const uint32_t *entries, const uint32
     }
     uint32_t slot = dftl_take_entry();
     dftl.keys[slot] = lpn;
-    dftl.ppns[slot] = entries[lpn - first_lpn];
+    dftl.vpns[slot] = entries[lpn - first_lpn];
     dftl.flags[slot] = 0;
     scheme_hash_insert(&dftl.hash, slot);
     scheme_list_push_front(&dftl.lru, dftl.lru_links, slot);
@@ -220,11 +220,11 @@ static void dftl_entry_loaded(uint32_t tp, const uint32_t *entries, const uint32
 
 /* ---- whole-TP mode ---- */
 
-static uint32_t *dftl_line(uint32_t line) { return dftl.ppns + line * dftl.env.entries_per_tp; }
+static uint32_t *dftl_line(uint32_t line) { return dftl.vpns + line * dftl.env.entries_per_tp; }
 
 static uint32_t dftl_take_line(void) {
   if (dftl.used < dftl.capacity) {
-    dftl.counters.table_bytes += 4u + dftl.env.entries_per_tp * 4u; /* TP and its PPNs */
+    dftl.counters.table_bytes += 4u + dftl.env.entries_per_tp * 4u; /* TP and its VPNs */
     return dftl.used++;
   }
   uint32_t victim = dftl.lru.tail;
@@ -260,7 +260,7 @@ static map_answer_t dftl_line_lookup(uint32_t lpn, uint32_t *value) {
   return MAP_HIT;
 }
 
-static map_answer_t dftl_line_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
+static map_answer_t dftl_line_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
   uint32_t line = dftl_find_line(lpn);
   if (line == SCHEME_NIL) {
     dftl.counters.update_misses++;
@@ -269,7 +269,7 @@ static map_answer_t dftl_line_update(uint32_t lpn, uint32_t ppn, uint32_t *value
   }
   uint32_t *entry = &dftl_line(line)[lpn % dftl.env.entries_per_tp];
   *value = *entry;
-  *entry = ppn;
+  *entry = vpn;
   dftl.flags[line] |= DFTL_FLAG_DIRTY;
   return MAP_HIT;
 }
@@ -298,9 +298,9 @@ static map_answer_t dftl_lookup(uint32_t lpn, const map_request_t *request, uint
   return dftl.whole_tp ? dftl_line_lookup(lpn, value) : dftl_entry_lookup(lpn, value);
 }
 
-static map_answer_t dftl_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
+static map_answer_t dftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
   dftl.counters.updates++;
-  return dftl.whole_tp ? dftl_line_update(lpn, ppn, value) : dftl_entry_update(lpn, ppn, value);
+  return dftl.whole_tp ? dftl_line_update(lpn, vpn, value) : dftl_entry_update(lpn, vpn, value);
 }
 
 static void dftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,

@@ -4,18 +4,18 @@
 
 bool gtd_init(gtd_t *gtd, uint32_t tp_count, arena_t *arena) {
   gtd->tp_count = tp_count;
-  gtd->tp_ppn = (uint32_t *)arena_alloc(arena, "gtd", tp_count * (uint32_t)sizeof(uint32_t));
-  if (gtd->tp_ppn == 0) {
+  gtd->tp_vpn = (uint32_t *)arena_alloc(arena, "gtd", tp_count * (uint32_t)sizeof(uint32_t));
+  if (gtd->tp_vpn == 0) {
     return false;
   }
   for (uint32_t tp = 0; tp < tp_count; ++tp) {
-    gtd->tp_ppn[tp] = PPN_UNMAPPED;
+    gtd->tp_vpn[tp] = VPN_UNMAPPED;
   }
   return true;
 }
 
-uint32_t gtd_set(gtd_t *gtd, uint32_t tp, uint32_t ppn) {
-  uint32_t old = gtd->tp_ppn[tp];
-  gtd->tp_ppn[tp] = ppn;
+uint32_t gtd_set(gtd_t *gtd, uint32_t tp, uint32_t vpn) {
+  uint32_t old = gtd->tp_vpn[tp];
+  gtd->tp_vpn[tp] = vpn;
   return old;
 }

@@ -1,5 +1,5 @@
 /* The global translation directory: where each translation page (TP) lives in flash, in SRAM.
- * PPN_UNMAPPED for a TP never written (all its LPNs unmapped). */
+ * VPN_UNMAPPED for a TP never written (all its LPNs unmapped). */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_GTD_H
 #define SSDVP_FIRMWARE_FTL_MAP_GTD_H
 
@@ -9,17 +9,17 @@
 #include "lib/arena.h"
 
 typedef struct gtd {
-  uint32_t *tp_ppn;
+  uint32_t *tp_vpn;
   uint32_t tp_count;
 } gtd_t;
 
 /* 4 bytes per TP from the arena, under "gtd"; false when they do not fit. */
 bool gtd_init(gtd_t *gtd, uint32_t tp_count, arena_t *arena);
 
-static inline uint32_t gtd_get(const gtd_t *gtd, uint32_t tp) { return gtd->tp_ppn[tp]; }
+static inline uint32_t gtd_get(const gtd_t *gtd, uint32_t tp) { return gtd->tp_vpn[tp]; }
 
-/* Records the TP's new location and answers the old one (PPN_UNMAPPED if none), which the
+/* Records the TP's new location and answers the old one (VPN_UNMAPPED if none), which the
  * caller invalidates. */
-uint32_t gtd_set(gtd_t *gtd, uint32_t tp, uint32_t ppn);
+uint32_t gtd_set(gtd_t *gtd, uint32_t tp, uint32_t vpn);
 
 #endif

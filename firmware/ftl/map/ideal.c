@@ -21,7 +21,7 @@ static bool ideal_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
     return false;
   }
   for (uint32_t lpn = 0; lpn < env->lpn_count; lpn++) {
-    ideal.table[lpn] = PPN_UNMAPPED;
+    ideal.table[lpn] = VPN_UNMAPPED;
   }
   ideal.counters.table_bytes = env->lpn_count * (uint32_t)sizeof(uint32_t);
   ideal.counters.translatable_lpns = env->lpn_count;
@@ -36,10 +36,10 @@ static map_answer_t ideal_lookup(uint32_t lpn, const map_request_t *request, uin
   return MAP_HIT;
 }
 
-static map_answer_t ideal_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
+static map_answer_t ideal_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
   ideal.counters.updates++;
   *value = ideal.table[lpn];
-  ideal.table[lpn] = ppn;
+  ideal.table[lpn] = vpn;
   return MAP_HIT;
 }
 

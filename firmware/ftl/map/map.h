@@ -9,8 +9,8 @@
  * them to the TP store through map_env_t and forgets them at once: from then on the TP store
  * answers for them.
  *
- * Translation page t holds the PPNs of LPNs [t * entries_per_tp, (t + 1) * entries_per_tp), one
- * uint32_t each (PPN_UNMAPPED for an LPN never written or trimmed). All calls run to completion
+ * Translation page t holds the VPNs of LPNs [t * entries_per_tp, (t + 1) * entries_per_tp), one
+ * uint32_t each (VPN_UNMAPPED for an LPN never written or trimmed). All calls run to completion
  * on the hart that drives the FTL; nothing here is reentrant. */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_MAP_H
 #define SSDVP_FIRMWARE_FTL_MAP_MAP_H
@@ -21,12 +21,12 @@
 #include "boot_config.h"
 #include "lib/arena.h"
 
-#define PPN_UNMAPPED 0xFFFFFFFFu
+#define VPN_UNMAPPED 0xFFFFFFFFu
 
 typedef enum map_answer {
-  MAP_HIT,     /* *value is the PPN (PPN_UNMAPPED if the LPN has none) */
+  MAP_HIT,     /* *value is the VPN (VPN_UNMAPPED if the LPN has none) */
   MAP_MISS,    /* *value is the TP to load; call tp_loaded once it is in memory, then ask again */
-  MAP_PREDICT, /* *value is a predicted PPN: read it with its OOB; if the OOB names another LPN,
+  MAP_PREDICT, /* *value is a predicted VPN: read it with its OOB; if the OOB names another LPN,
                   call mispredicted and ask again (the scheme then answers HIT or MISS) */
 } map_answer_t;
 
@@ -40,7 +40,7 @@ typedef struct map_request {
 /* One dirty mapping a scheme hands back. */
 typedef struct map_patch {
   uint32_t lpn;
-  uint32_t ppn;
+  uint32_t vpn;
 } map_patch_t;
 
 /* What the FTL gives a scheme. */
@@ -84,11 +84,11 @@ typedef struct map_scheme {
    * nodes) included, within budget_bytes. False when even its minimum does not fit. */
   bool (*init)(const map_env_t *env, arena_t *arena, uint32_t budget_bytes);
   map_answer_t (*lookup)(uint32_t lpn, const map_request_t *request, uint32_t *value);
-  /* Records lpn -> ppn (a programmed host page, a GC move; PPN_UNMAPPED for a trim). HIT: done,
-   * *value = the PPN it replaced (PPN_UNMAPPED if none), so the caller can invalidate that page.
+  /* Records lpn -> vpn (a programmed host page, a GC move; VPN_UNMAPPED for a trim). HIT: done,
+   * *value = the VPN it replaced (VPN_UNMAPPED if none), so the caller can invalidate that page.
    * MISS: nothing changed, *value = the TP to load first. */
-  map_answer_t (*update)(uint32_t lpn, uint32_t ppn, uint32_t *value);
-  /* A TP this scheme asked for is in memory (entries: entries_per_tp PPNs, pending writebacks
+  map_answer_t (*update)(uint32_t lpn, uint32_t vpn, uint32_t *value);
+  /* A TP this scheme asked for is in memory (entries: entries_per_tp VPNs, pending writebacks
    * merged). wanted[] are the LPNs waiting on it, with the request each serves (NULL entries
    * for updates and GC); the scheme must keep their mappings until the waiters have asked again
    * in this same call chain. */

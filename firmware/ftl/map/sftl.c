@@ -1,16 +1,16 @@
 /* S-FTL (Jiang et al., MSST 2011): whole translation pages cached in compressed form.
  *
  * A cached TP is an extent in a fixed pool: a bitmap with one bit per entry, set where a run
- * starts (a run: consecutive entries whose PPNs are consecutive, or all unmapped), a rank
+ * starts (a run: consecutive entries whose VPNs are consecutive, or all unmapped), a rank
  * directory (set bits before every 8 bitmap words), and one word per run. The word stores the
- * run's first PPN minus its first entry plus entries_per_tp, so entry i of run r is
+ * run's first VPN minus its first entry plus entries_per_tp, so entry i of run r is
  * runs[r] + i - entries_per_tp with no search for where the run starts; unmapped runs store
- * PPN_UNMAPPED. Lookup: rank(i) = directory + at most 8 popcounts. A TP whose runs would take
- * more room than its raw entries (or whose PPNs come within entries_per_tp of PPN_UNMAPPED,
+ * VPN_UNMAPPED. Lookup: rank(i) = directory + at most 8 popcounts. A TP whose runs would take
+ * more room than its raw entries (or whose VPNs come within entries_per_tp of VPN_UNMAPPED,
  * where the encoding would collide) is kept raw.
  *
  * A raw TP is updated in place. Other updates go to a small dirty buffer per cached TP
- * (SFTL_DIRTY_BUFFER_ENTRIES offset/PPN pairs, searched first on lookup). When it is full, the
+ * (SFTL_DIRTY_BUFFER_ENTRIES offset/VPN pairs, searched first on lookup). When it is full, the
  * TP is decompressed, the buffer merged and the result recompressed into a new extent (the TP is
  * then dirty). An evicted TP that is dirty or has buffered updates is decompressed, merged and
  * handed back whole with write_back_page: the scheme holds the whole TP, so the TP store need
@@ -53,7 +53,7 @@ static struct {
   uint8_t *flags;
   uint8_t *patch_counts;
   uint16_t *patch_offsets; /* SFTL_DIRTY_BUFFER_ENTRIES per slot */
-  uint32_t *patch_ppns;
+  uint32_t *patch_vpns;
   uint32_t *pool;
   uint32_t pool_words;
   uint32_t pool_top;
@@ -111,13 +111,13 @@ static bool sftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byte
   sftl.flags = scheme_alloc(&budget, "map.sftl.flags", slots);
   sftl.patch_counts = scheme_alloc(&budget, "map.sftl.dirty_count", slots);
   sftl.patch_offsets = scheme_alloc(&budget, "map.sftl.dirty_offset", slots * D * 2u);
-  sftl.patch_ppns = scheme_alloc(&budget, "map.sftl.dirty_ppn", slots * D * 4u);
+  sftl.patch_vpns = scheme_alloc(&budget, "map.sftl.dirty_vpn", slots * D * 4u);
   uint32_t *heads = scheme_alloc(&budget, "map.sftl.buckets", buckets * 4u);
   sftl.pool = scheme_alloc(&budget, "map.sftl.pool", sftl.pool_words * 4u);
   sftl.merged = scheme_alloc(&budget, "map.sftl.merged", scratch_bytes);
   sftl.evicted = scheme_alloc(&budget, "map.sftl.evicted", scratch_bytes);
   if (!sftl.tps || !sftl.hash_next || !sftl.links || !sftl.extents || !sftl.flags ||
-      !sftl.patch_counts || !sftl.patch_offsets || !sftl.patch_ppns || !heads || !sftl.pool ||
+      !sftl.patch_counts || !sftl.patch_offsets || !sftl.patch_vpns || !heads || !sftl.pool ||
       !sftl.merged || !sftl.evicted) {
     return false;
   }
@@ -152,7 +152,7 @@ static uint32_t sftl_decode(uint32_t slot, uint32_t offset) {
   uint32_t mask = bit == 31u ? 0xFFFFFFFFu : (2u << bit) - 1u;
   set_bits += scheme_popcount(bitmap[word] & mask);
   uint32_t base = runs[set_bits - 1u];
-  return base == PPN_UNMAPPED ? PPN_UNMAPPED : base + offset - sftl.env.entries_per_tp;
+  return base == VPN_UNMAPPED ? VPN_UNMAPPED : base + offset - sftl.env.entries_per_tp;
 }
 
 static void sftl_decompress(uint32_t slot, uint32_t *entries) {
@@ -170,23 +170,23 @@ static void sftl_decompress(uint32_t slot, uint32_t *entries) {
     if (extent[i / 32u] & (1u << (i % 32u))) {
       run++;
     }
-    entries[i] = runs[run] == PPN_UNMAPPED ? PPN_UNMAPPED : runs[run] + i - count;
+    entries[i] = runs[run] == VPN_UNMAPPED ? VPN_UNMAPPED : runs[run] + i - count;
   }
 }
 
 /* Entry i continues the run of entry i - 1. */
 static bool sftl_continues(const uint32_t *entries, uint32_t i) {
-  if (entries[i] == PPN_UNMAPPED) {
-    return entries[i - 1] == PPN_UNMAPPED;
+  if (entries[i] == VPN_UNMAPPED) {
+    return entries[i - 1] == VPN_UNMAPPED;
   }
-  return entries[i - 1] != PPN_UNMAPPED && entries[i] == entries[i - 1] + 1u;
+  return entries[i - 1] != VPN_UNMAPPED && entries[i] == entries[i - 1] + 1u;
 }
 
-/* Runs of a TP, or SCHEME_NIL when a PPN is too close to PPN_UNMAPPED to be encoded. */
+/* Runs of a TP, or SCHEME_NIL when a VPN is too close to VPN_UNMAPPED to be encoded. */
 static uint32_t sftl_count_runs(const uint32_t *entries) {
   uint32_t runs = 0;
   for (uint32_t i = 0; i < sftl.env.entries_per_tp; i++) {
-    if (entries[i] != PPN_UNMAPPED && entries[i] >= PPN_UNMAPPED - sftl.env.entries_per_tp) {
+    if (entries[i] != VPN_UNMAPPED && entries[i] >= VPN_UNMAPPED - sftl.env.entries_per_tp) {
       return SCHEME_NIL;
     }
     if (i == 0 || !sftl_continues(entries, i)) {
@@ -231,7 +231,7 @@ static void sftl_evict(uint32_t slot) {
     sftl_decompress(slot, sftl.evicted);
     for (uint32_t p = 0; p < sftl.patch_counts[slot]; p++) {
       uint32_t index = slot * SFTL_DIRTY_BUFFER_ENTRIES + p;
-      sftl.evicted[sftl.patch_offsets[index]] = sftl.patch_ppns[index];
+      sftl.evicted[sftl.patch_offsets[index]] = sftl.patch_vpns[index];
     }
     sftl.env.write_back_page(sftl.tps[slot], sftl.evicted);
   }
@@ -302,21 +302,21 @@ static void sftl_store(uint32_t slot, const uint32_t *entries, uint32_t runs) {
     }
     if (i == 0 || !sftl_continues(entries, i)) {
       bitmap[i / 32u] |= 1u << (i % 32u);
-      run_words[run++] = entries[i] == PPN_UNMAPPED ? PPN_UNMAPPED : entries[i] - i + count;
+      run_words[run++] = entries[i] == VPN_UNMAPPED ? VPN_UNMAPPED : entries[i] - i + count;
     }
   }
 }
 
-/* Merges the dirty buffer (and offset -> ppn when offset is not SCHEME_NIL) into a new extent;
+/* Merges the dirty buffer (and offset -> vpn when offset is not SCHEME_NIL) into a new extent;
  * the merged TP stays in `merged`. */
-static void sftl_merge(uint32_t slot, uint32_t offset, uint32_t ppn) {
+static void sftl_merge(uint32_t slot, uint32_t offset, uint32_t vpn) {
   sftl_decompress(slot, sftl.merged);
   for (uint32_t p = 0; p < sftl.patch_counts[slot]; p++) {
     uint32_t index = slot * SFTL_DIRTY_BUFFER_ENTRIES + p;
-    sftl.merged[sftl.patch_offsets[index]] = sftl.patch_ppns[index];
+    sftl.merged[sftl.patch_offsets[index]] = sftl.patch_vpns[index];
   }
   if (offset != SCHEME_NIL) {
-    sftl.merged[offset] = ppn;
+    sftl.merged[offset] = vpn;
   }
   sftl.patch_counts[slot] = 0;
   sftl_free_extent(slot);
@@ -360,11 +360,11 @@ static map_answer_t sftl_lookup(uint32_t lpn, const map_request_t *request, uint
   sftl.counters.hits++;
   uint32_t offset = lpn % sftl.env.entries_per_tp;
   uint32_t patch = sftl_find_patch(slot, offset);
-  *value = patch != SCHEME_NIL ? sftl.patch_ppns[patch] : sftl_decode(slot, offset);
+  *value = patch != SCHEME_NIL ? sftl.patch_vpns[patch] : sftl_decode(slot, offset);
   return MAP_HIT;
 }
 
-static map_answer_t sftl_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
+static map_answer_t sftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
   sftl.counters.updates++;
   uint32_t slot = sftl_find(lpn);
   if (slot == SCHEME_NIL) {
@@ -375,15 +375,15 @@ static map_answer_t sftl_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
   uint32_t offset = lpn % sftl.env.entries_per_tp;
   uint32_t patch = sftl_find_patch(slot, offset);
   if (patch != SCHEME_NIL) {
-    *value = sftl.patch_ppns[patch];
-    sftl.patch_ppns[patch] = ppn;
+    *value = sftl.patch_vpns[patch];
+    sftl.patch_vpns[patch] = vpn;
     return MAP_HIT;
   }
   if (sftl.flags[slot] & SFTL_FLAG_RAW) {
     /* a raw TP is a plain array: update in place, no buffer and no recompression */
     uint32_t *entry = sftl.pool + sftl.extents[slot] + SFTL_EXTENT_HEADER_WORDS + offset;
     *value = *entry;
-    *entry = ppn;
+    *entry = vpn;
     sftl.flags[slot] |= SFTL_FLAG_DIRTY;
     return MAP_HIT;
   }
@@ -391,9 +391,9 @@ static map_answer_t sftl_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
   if (sftl.patch_counts[slot] < SFTL_DIRTY_BUFFER_ENTRIES) {
     uint32_t index = slot * SFTL_DIRTY_BUFFER_ENTRIES + sftl.patch_counts[slot]++;
     sftl.patch_offsets[index] = (uint16_t)offset;
-    sftl.patch_ppns[index] = ppn;
+    sftl.patch_vpns[index] = vpn;
   } else {
-    sftl_merge(slot, offset, ppn);
+    sftl_merge(slot, offset, vpn);
   }
   return MAP_HIT;
 }

@@ -39,7 +39,7 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   store->entries_per_tp = entries_per_tp;
   store->page_bytes = entries_per_tp * (uint32_t)sizeof(uint32_t);
   store->frame_count =
-      blocks->pages_per_wordline_unit + TP_STORE_RESERVE_FRAMES + TP_STORE_LOAD_FRAMES;
+      blocks->pages_per_program + TP_STORE_RESERVE_FRAMES + TP_STORE_LOAD_FRAMES;
   store->waiter_capacity = waiter_capacity;
   store->programs_in_flight = 0;
   store->reads_in_flight = 0;
@@ -65,7 +65,7 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
     return false;
   }
   for (uint32_t i = 0; i < entries_per_tp; ++i) {
-    store->unmapped_page[i] = PPN_UNMAPPED;
+    store->unmapped_page[i] = VPN_UNMAPPED;
   }
   list_init(&store->free_frames);
   list_init(&store->dirty_fifo);
@@ -234,7 +234,7 @@ tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *wait
     add_waiter(loading, waiter);
     return TP_LOAD_WAITING;
   }
-  if (gtd_get(store->gtd, tp) == PPN_UNMAPPED) {
+  if (gtd_get(store->gtd, tp) == VPN_UNMAPPED) {
     store->scheme->tp_loaded(tp, store->unmapped_page, &waiter->lpn, &waiter->request, 1);
     return TP_LOAD_DONE;
   }
@@ -298,8 +298,8 @@ static void read_done(flash_op_t *op, uint32_t status) {
   tp_frame_t *frame = &store->frames[op->user];
   --store->reads_in_flight;
   if (status != NFC_STATUS_OK) {
-    fw_printf("tp_store: reading TP %u at PPN %#x failed with NFC status %u\n",
-              (unsigned)frame->tp, (unsigned)op->ppn, (unsigned)status);
+    fw_printf("tp_store: reading TP %u at VPN %#x failed with NFC status %u\n",
+              (unsigned)frame->tp, (unsigned)op->vpn, (unsigned)status);
     system_fault();
   }
   for (tp_waiter_t *w = frame->waiters; w != 0; w = w->next) {
@@ -355,7 +355,7 @@ static tp_frame_t *writeback_target(tp_store_t *store, uint32_t tp, bool whole_p
   wait_for_room(store, 2u);
   uint32_t newest = newest_frame(store, tp);
   if (newest == NO_FRAME) {
-    if (whole_page || gtd_get(store->gtd, tp) == PPN_UNMAPPED) {
+    if (whole_page || gtd_get(store->gtd, tp) == VPN_UNMAPPED) {
       tp_frame_t *frame = take_frame(store, tp, FRAME_DIRTY, NO_FRAME);
       memcpy(frame->entries, store->unmapped_page, store->page_bytes);
       list_push_back(&store->dirty_fifo, &frame->link);
@@ -395,7 +395,7 @@ void tp_store_write_back_patches(tp_store_t *store, uint32_t tp, const map_patch
   uint32_t first_lpn = tp * store->entries_per_tp;
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t entry = patches[i].lpn - first_lpn;
-    frame->entries[entry] = patches[i].ppn;
+    frame->entries[entry] = patches[i].vpn;
     if (frame->state == FRAME_MERGING) {
       bitmap_set(frame->patched, entry);
     }
@@ -413,8 +413,8 @@ void tp_store_write_back_page(tp_store_t *store, uint32_t tp, const uint32_t *en
   }
 }
 
-bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t ppn) {
-  if (gtd_get(store->gtd, tp) != ppn) {
+bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t vpn) {
+  if (gtd_get(store->gtd, tp) != vpn) {
     return true;
   }
   uint32_t newest = newest_frame(store, tp);
@@ -451,7 +451,7 @@ static uint32_t eligible_dirty(tp_store_t *store, tp_frame_t **picked, uint32_t 
 /* Out of line: tp_store_pump's check, made on every turn of the main loop, stays free of the
  * register saves and the frame array this needs. */
 static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool force) {
-  const uint32_t unit_pages = store->blocks->pages_per_wordline_unit;
+  const uint32_t unit_pages = store->blocks->pages_per_program;
   tp_frame_t *picked[TP_STORE_MAX_UNIT_PAGES];
   for (;;) {
     if (store->dirty_count == 0) {
@@ -472,9 +472,9 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
     if (op == 0) {
       return;
     }
-    uint32_t ppn = block_alloc_wordline(store->blocks, BLOCK_STREAM_TRANSLATION, 0);
-    if (ppn == BLOCK_NONE) {
-      fw_printf("tp_store: no free block for translation pages\n");
+    uint32_t vpn = block_alloc_wordline(store->blocks, BLOCK_STREAM_TRANSLATION, 0);
+    if (vpn == BLOCK_NONE) {
+      fw_printf("tp_store: no free stripe for translation pages\n");
       system_fault();
     }
     /* io entries plane-major in page-type order; page i of the unit is plane i / bits, page
@@ -498,7 +498,7 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
     }
     op->user = count;
     ++store->programs_in_flight;
-    flash_program(store->flash, op, ppn, store->blocks->unit_planes);
+    flash_program(store->flash, op, vpn, store->blocks->unit_planes);
   }
 }
 
@@ -513,10 +513,11 @@ static void program_done(flash_op_t *op, uint32_t status) {
   --store->programs_in_flight;
   uint32_t count = op->user;
   if (status != NFC_STATUS_OK) {
-    block_program_failed(store->blocks, op->ppn);
+    block_program_failed(store->blocks, op->vpn);
   } else {
-    /* The wordline's pages, padding included, are final: the block may be collected once full. */
-    block_wordline_settled(store->blocks, op->ppn);
+    /* The wordline's pages, padding included, are final: the stripe may be collected once
+     * full. */
+    block_wordline_settled(store->blocks, op->vpn);
   }
   for (uint32_t i = 0; i < count; ++i) {
     tp_frame_t *frame = &store->frames[flash_oob(store->flash, op, i)[1]];
@@ -527,12 +528,12 @@ static void program_done(flash_op_t *op, uint32_t status) {
       ++store->dirty_count;
       continue;
     }
-    uint32_t ppn = block_program_page_ppn(store->blocks, op->ppn, i);
-    uint32_t old = gtd_set(store->gtd, frame->tp, ppn);
-    if (old != PPN_UNMAPPED) {
+    uint32_t vpn = op->vpn + i;
+    uint32_t old = gtd_set(store->gtd, frame->tp, vpn);
+    if (old != VPN_UNMAPPED) {
       block_page_invalidate(store->blocks, old);
     }
-    block_page_validate(store->blocks, ppn);
+    block_page_validate(store->blocks, vpn);
     release_frame(store, frame);
   }
   store->progressed = true;

@@ -97,7 +97,7 @@ typedef struct tp_store {
   uint32_t reads_in_flight;
   uint32_t writebacks; /* write_back_* calls so far: TPs keep becoming dirty while it moves */
   bool waiting_for_room;
-  uint32_t *unmapped_page; /* entries_per_tp x PPN_UNMAPPED: a TP never written */
+  uint32_t *unmapped_page; /* entries_per_tp x VPN_UNMAPPED: a TP never written */
   uint32_t *filler_page;   /* padding */
   uint32_t *wanted;        /* tp_loaded arguments, waiter_capacity each */
   const map_request_t **requests;
@@ -124,9 +124,9 @@ void tp_store_write_back_page(tp_store_t *store, uint32_t tp, const uint32_t *en
 /* Whether work that may make the scheme evict can start (the writeback reserve is free). */
 bool tp_store_can_evict(const tp_store_t *store);
 
-/* GC found TP `tp` at `ppn`: if that is still its current copy, it will be rewritten elsewhere.
+/* GC found TP `tp` at `vpn`: if that is still its current copy, it will be rewritten elsewhere.
  * False when no frame is free now (try again later). */
-bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t ppn);
+bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t vpn);
 
 /* Programs whole translation wordlines of dirty TPs; with `force`, a last partial one too
  * (padded). Also forces one when frames run short. */

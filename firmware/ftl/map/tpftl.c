@@ -15,7 +15,7 @@
  * Writebacks per call: lookup and update none; tp_loaded at most one TP for a node it frees
  * plus one per wanted mapping it caches (prefetch never causes one).
  *
- * Budget: per mapping its LPN, PPN, links, hash link, node and flag, plus buckets (load factor
+ * Budget: per mapping its LPN, VPN, links, hash link, node and flag, plus buckets (load factor
  * at most about 2.3); nodes (one per 4 mapping slots, since mappings cluster in TPs; when none
  * is free the LRU node leaves whole) with their own hash; a patch buffer of up to one TP. */
 #include "ftl/map/map.h"
@@ -38,7 +38,7 @@ static struct {
   uint32_t entry_count;
   uint32_t free_entries; /* chained through hash_next */
   uint32_t *lpns;
-  uint32_t *ppns;
+  uint32_t *vpns;
   uint32_t *entry_node;
   uint8_t *flags;
   scheme_link_t *entry_links; /* in the node's clean or dirty list */
@@ -106,7 +106,7 @@ static bool tpftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
   tpftl.node_capacity = nodes;
 
   tpftl.lpns = scheme_alloc(&budget, "map.tpftl.lpn", n * 4u);
-  tpftl.ppns = scheme_alloc(&budget, "map.tpftl.ppn", n * 4u);
+  tpftl.vpns = scheme_alloc(&budget, "map.tpftl.vpn", n * 4u);
   tpftl.entry_node = scheme_alloc(&budget, "map.tpftl.entry_node", n * 4u);
   tpftl.flags = scheme_alloc(&budget, "map.tpftl.flags", n);
   tpftl.entry_links =
@@ -121,7 +121,7 @@ static bool tpftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
   uint32_t *node_heads = scheme_alloc(&budget, "map.tpftl.node_buckets", node_buckets * 4u);
   tpftl.patches = scheme_alloc(&budget, "map.tpftl.patches",
                                tpftl.patch_capacity * (uint32_t)sizeof(map_patch_t));
-  if (!tpftl.lpns || !tpftl.ppns || !tpftl.entry_node || !tpftl.flags || !tpftl.entry_links ||
+  if (!tpftl.lpns || !tpftl.vpns || !tpftl.entry_node || !tpftl.flags || !tpftl.entry_links ||
       !tpftl.entry_hash_next || !entry_heads || !tpftl.nodes || !tpftl.node_tps ||
       !tpftl.node_links || !tpftl.node_hash_next || !node_heads || !tpftl.patches) {
     return false;
@@ -152,7 +152,7 @@ static void tpftl_write_back_node(uint32_t node) {
   for (uint32_t entry = n->dirty.head; entry != SCHEME_NIL; entry = tpftl.entry_links[entry].next) {
     tpftl.flags[entry] &= (uint8_t)~TPFTL_FLAG_DIRTY;
     tpftl.patches[count].lpn = tpftl.lpns[entry];
-    tpftl.patches[count].ppn = tpftl.ppns[entry];
+    tpftl.patches[count].vpn = tpftl.vpns[entry];
     if (++count == tpftl.patch_capacity) {
       tpftl.env.write_back_patches(tpftl.node_tps[node], tpftl.patches, count);
       count = 0;
@@ -180,7 +180,7 @@ static void tpftl_drop_entry(uint32_t node, uint32_t entry) {
   tpftl.entry_hash_next[entry] = tpftl.free_entries;
   tpftl.free_entries = entry;
   tpftl.entry_count--;
-  tpftl.counters.table_bytes -= 8u; /* LPN and PPN */
+  tpftl.counters.table_bytes -= 8u; /* LPN and VPN */
   --tpftl.counters.translatable_lpns;
   tpftl.counters.evictions++;
   if (--n->entry_count == 0) {
@@ -233,8 +233,8 @@ static uint32_t tpftl_node_for(uint32_t tp) {
   return node;
 }
 
-/* Caches lpn -> ppn clean in `node` unless it is cached; true when it was inserted. */
-static bool tpftl_insert(uint32_t node, uint32_t lpn, uint32_t ppn) {
+/* Caches lpn -> vpn clean in `node` unless it is cached; true when it was inserted. */
+static bool tpftl_insert(uint32_t node, uint32_t lpn, uint32_t vpn) {
   uint32_t entry = scheme_hash_find(&tpftl.entry_hash, lpn);
   if (entry != SCHEME_NIL) {
     tpftl_node_t *n = &tpftl.nodes[node];
@@ -251,7 +251,7 @@ static bool tpftl_insert(uint32_t node, uint32_t lpn, uint32_t ppn) {
   tpftl.counters.table_bytes += 8u;
   ++tpftl.counters.translatable_lpns;
   tpftl.lpns[entry] = lpn;
-  tpftl.ppns[entry] = ppn;
+  tpftl.vpns[entry] = vpn;
   tpftl.flags[entry] = 0;
   tpftl.entry_node[entry] = node;
   scheme_hash_insert(&tpftl.entry_hash, entry);
@@ -297,11 +297,11 @@ static map_answer_t tpftl_lookup(uint32_t lpn, const map_request_t *request, uin
     return MAP_MISS;
   }
   tpftl.counters.hits++;
-  *value = tpftl.ppns[entry];
+  *value = tpftl.vpns[entry];
   return MAP_HIT;
 }
 
-static map_answer_t tpftl_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
+static map_answer_t tpftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
   tpftl.counters.updates++;
   uint32_t entry = tpftl_touch(lpn);
   if (entry == SCHEME_NIL) {
@@ -309,8 +309,8 @@ static map_answer_t tpftl_update(uint32_t lpn, uint32_t ppn, uint32_t *value) {
     *value = lpn / tpftl.env.entries_per_tp;
     return MAP_MISS;
   }
-  *value = tpftl.ppns[entry];
-  tpftl.ppns[entry] = ppn;
+  *value = tpftl.vpns[entry];
+  tpftl.vpns[entry] = vpn;
   if (!(tpftl.flags[entry] & TPFTL_FLAG_DIRTY)) {
     tpftl_node_t *n = &tpftl.nodes[tpftl.entry_node[entry]];
     tpftl.flags[entry] |= TPFTL_FLAG_DIRTY;

@@ -36,6 +36,30 @@ struct BlockTest : ::testing::Test {
     nand_address_t a{channel, way, 0, plane, block, page};
     return nand_ppn(&geometry, &a);
   }
+  uint32_t alloc(block_stream_t stream, uint32_t keep_free = 0) {
+    return block_alloc_wordline(&blocks, stream, keep_free);
+  }
+  // Settles every page of the program at `first`, validating them first when `valid`.
+  void settle(uint32_t first, bool valid) {
+    for (uint32_t i = 0; i < blocks.pages_per_program; ++i) {
+      if (valid) block_page_validate(&blocks, first + i);
+      block_page_settled(&blocks, first + i);
+    }
+  }
+  // Takes and settles every program left in the stream's open stripe.
+  void fill(block_stream_t stream, bool valid = true) {
+    const uint32_t stripe = blocks.open_stripe[stream];
+    while (blocks.open_stripe[stream] == stripe) settle(alloc(stream), valid);
+  }
+  // Erases every member of a collected stripe.
+  void erase(uint32_t stripe) {
+    for (uint32_t position = 0; position < blocks.unit_count; ++position) {
+      if (block_member_vpn(&blocks, stripe, position) != BLOCK_NONE) {
+        block_member_erased(&blocks, stripe, position, true);
+      }
+    }
+    block_stripe_erased(&blocks, stripe);
+  }
 };
 
 TEST_F(BlockTest, OrderMustNameEachLevelOnce) {
@@ -45,172 +69,79 @@ TEST_F(BlockTest, OrderMustNameEachLevelOnce) {
   EXPECT_FALSE(block_order_valid(kCWDP | 1u << 8));
 }
 
-TEST_F(BlockTest, CwdpStripesChannelsFirstThenWaysThenPlanes) {
+TEST_F(BlockTest, ConsecutiveProgramsGetConsecutiveVpnsStripedChannelsFirst) {
   init(false, kCWDP);
   EXPECT_EQ(blocks.unit_count, 8u);
+  EXPECT_EQ(blocks.stripe_count, 4u);
+  EXPECT_EQ(blocks.stripe_pages, 8u * 8u);
   std::vector<uint32_t> expected = {ppn(0, 0, 0, 0, 0), ppn(1, 0, 0, 0, 0), ppn(0, 1, 0, 0, 0),
                                     ppn(1, 1, 0, 0, 0), ppn(0, 0, 1, 0, 0), ppn(1, 0, 1, 0, 0),
                                     ppn(0, 1, 1, 0, 0), ppn(1, 1, 1, 0, 0),
                                     // second round: wordline 1 = page bits_per_cell
                                     ppn(0, 0, 0, 0, 2)};
   for (uint32_t i = 0; i < expected.size(); ++i) {
-    EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), expected[i]) << i;
+    const uint32_t vpn = alloc(BLOCK_STREAM_HOST);
+    EXPECT_EQ(vpn, i * blocks.pages_per_program) << i;
+    EXPECT_EQ(block_vpn_to_ppn(&blocks, vpn), expected[i]) << i;
+    EXPECT_EQ(block_vpn_to_ppn(&blocks, vpn + 1), expected[i] + 1) << "the program's MSB page";
   }
 }
 
-TEST_F(BlockTest, PdwcStripesPlanesFirstAndStreamsUseSeparateBlocks) {
+TEST_F(BlockTest, PdwcStripesPlanesFirstAndStreamsOpenStripesOfTheirOwn) {
   init(false, kPDWC);
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 0, 0));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 1, 0, 0));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 1, 0, 0, 0));
-  // GC and translation pages each keep one open block, opened in the unit with the most free
-  // blocks (the first such unit): units 0-2 gave a block to the host.
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 0));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(1, 0, 0, 0, 0));
-  // Their next wordlines stay in those blocks instead of striping.
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 2));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(1, 0, 0, 0, 2));
-  EXPECT_EQ(blocks.groups[block_group_of(&blocks, ppn(0, 1, 1, 0, 0))].stream, BLOCK_STREAM_GC);
-  EXPECT_EQ(block_max_open_groups(&blocks), 8u + 2u);
-  EXPECT_EQ(block_free_groups(&blocks), 8u * 4u - 5u);
-  EXPECT_EQ(block_min_free(&blocks), 3u);
-  // A stream that needs a new block and finds every unit at keep_free gets none.
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 4));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 1, 1, 0, 6));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 4), BLOCK_NONE);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 4), BLOCK_NONE) << "only keep_free stripes are free";
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, alloc(BLOCK_STREAM_HOST, 3)), ppn(0, 0, 0, 0, 0));
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, alloc(BLOCK_STREAM_HOST)), ppn(0, 0, 1, 0, 0));
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, alloc(BLOCK_STREAM_HOST)), ppn(0, 1, 0, 0, 0));
+  // GC and translation pages each open a stripe of their own, striped the same way.
+  const uint32_t gc = alloc(BLOCK_STREAM_GC);
+  EXPECT_EQ(gc, blocks.stripe_pages);
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, gc), ppn(0, 0, 0, 1, 0));
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, alloc(BLOCK_STREAM_GC)), ppn(0, 0, 1, 1, 0));
+  const uint32_t tp = alloc(BLOCK_STREAM_TRANSLATION);
+  EXPECT_EQ(tp, 2u * blocks.stripe_pages);
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, tp), ppn(0, 0, 0, 2, 0));
+  EXPECT_EQ(blocks.stripes[block_stripe_of(&blocks, gc)].stream, BLOCK_STREAM_GC);
+  EXPECT_EQ(block_max_open_stripes(), 3u);
+  EXPECT_EQ(blocks.free_stripe_count, 1u);
+  EXPECT_EQ(block_free_groups(&blocks), 8u * 4u - 3u * 8u);
+  // An open stripe goes on whatever keep_free asks.
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 4), 3u * blocks.pages_per_program);
 }
 
-TEST_F(BlockTest, GroupsFillAndDynamicWearLevellingTakesTheLeastWorn) {
-  init(false, kCWDP);
-  // Use only unit 0 by allocating a full round each time and keeping unit 0's results.
-  auto next_on_unit0 = [&] {
-    uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
-    for (uint32_t i = 1; i < blocks.unit_count; ++i) block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
-    return first;
-  };
-  for (uint32_t wl = 0; wl < 4; ++wl) EXPECT_EQ(next_on_unit0(), ppn(0, 0, 0, 0, wl * 2));
-  uint32_t group0 = block_group_of(&blocks, ppn(0, 0, 0, 0, 0));
-  EXPECT_EQ(blocks.groups[group0].state, BLOCK_FULL);
-  EXPECT_EQ(blocks.groups[group0].unsettled_pages, 8u);
-  EXPECT_FALSE(block_collectable(&blocks, group0));
-  for (uint32_t page = 0; page < 8; ++page) block_page_settled(&blocks, ppn(0, 0, 0, 0, page));
-  EXPECT_TRUE(block_collectable(&blocks, group0));
-  // Wear blocks 1 and 2 so block 3 is the least worn after block 0 is erased twice.
-  for (uint32_t b = 1; b <= 2; ++b) {
-    uint32_t g = block_group_of(&blocks, ppn(0, 0, 0, b, 0));
-    for (int i = 0; i < 3; ++i) block_erased(&blocks, g), blocks.free_count[0]--;
+TEST_F(BlockTest, VpnToPpnFollowsTheMembersForAnyGeometry) {
+  // Powers of two take shifts, the others divisions: both must give the member's pages.
+  const nand_geometry_t shapes[] = {{2, 2, 1, 2, 4, 8, 4096, 64, 2},
+                                    {1, 3, 1, 2, 5, 12, 4096, 64, 3}};
+  for (const nand_geometry_t &shape : shapes) {
+    for (bool multi_plane : {false, true}) {
+      geometry = shape;
+      SetUp();
+      init(multi_plane, kCWDP);
+      std::set<uint32_t> seen;
+      for (uint32_t program = 0; program < blocks.programs_per_stripe; ++program) {
+        const uint32_t first = alloc(BLOCK_STREAM_HOST);
+        ASSERT_EQ(first, program * blocks.pages_per_program);
+        const uint32_t position = program % blocks.unit_count;
+        const uint32_t wordline = program / blocks.unit_count;
+        // A fresh device: every unit gives its block 0.
+        const uint32_t group = blocks.position_unit[position] * blocks.groups_per_unit;
+        for (uint32_t i = 0; i < blocks.pages_per_program; ++i) {
+          const uint32_t plane = i / geometry.bits_per_cell;
+          const uint32_t expected =
+              block_group_ppn(&blocks, group, wordline * geometry.bits_per_cell +
+                                                  i % geometry.bits_per_cell) +
+              plane * geometry.blocks * geometry.pages;
+          ASSERT_EQ(block_vpn_to_ppn(&blocks, first + i), expected) << first + i;
+          ASSERT_EQ(block_group_of(&blocks, expected), group);
+          seen.insert(expected);
+        }
+      }
+      EXPECT_EQ(seen.size(), blocks.stripe_pages) << "one physical page per VPN";
+      EXPECT_EQ(blocks.open_stripe[BLOCK_STREAM_HOST], BLOCK_NONE) << "the stripe is full";
+      EXPECT_EQ(blocks.stripes[0].state, BLOCK_FULL);
+    }
   }
-  block_mark_victim(&blocks, group0);
-  block_erased(&blocks, group0);
-  block_mark_victim(&blocks, group0);
-  blocks.free_count[0]--;
-  block_erased(&blocks, group0);
-  EXPECT_EQ(blocks.groups[group0].erase_count, 2u);
-  EXPECT_EQ(next_on_unit0(), ppn(0, 0, 0, 3, 0));  // 0 erases
-  block_wear_t wear = block_wear(&blocks);
-  EXPECT_EQ(wear.min, 0u);
-  EXPECT_EQ(wear.max, 3u);
-  EXPECT_EQ(wear.sum, 2u + 3u + 3u);
-  EXPECT_EQ(wear.groups, 32u);
-}
-
-TEST_F(BlockTest, GcOpensTheMostWornFreeGroupWhenAskedAndTheLeastWornOtherwise) {
-  nand_geometry_t one_unit{1, 1, 1, 1, 4, 8, 4096, 64, 2};
-  geometry = one_unit;
-  init(false, kCWDP);
-  const uint32_t erases[4] = {3, 7, 1, 7};
-  for (uint32_t b = 0; b < 4; ++b) blocks.groups[b].erase_count = erases[b];
-  // Cold data (a wear-levelling batch) goes to the most-worn group, the first of equals.
-  blocks.gc_opens_most_worn = true;
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 1, 0));
-  // The choice matters only to the GC stream, and only when it opens a group.
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(0, 0, 0, 2, 0));
-  blocks.gc_opens_most_worn = false;
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 1, 2));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 0, 0));
-}
-
-TEST_F(BlockTest, GcOpensAFreeGroupThatLagsBeyondTheStaticSpreadInAnyUnit) {
-  nand_geometry_t two_units{2, 1, 1, 1, 4, 8, 4096, 64, 2};
-  geometry = two_units;
-  init(false, kCWDP);
-  ASSERT_EQ(blocks.unit_count, 2u);
-  // Unit 0 is down to two free groups, one of them the youngest of all; unit 1 has four.
-  const uint32_t erases[8] = {9, 9, 5, 2, 4, 4, 4, 4};
-  for (uint32_t g = 0; g < 8; ++g) blocks.groups[g].erase_count = erases[g];
-  for (uint32_t g = 0; g < 2; ++g) blocks.groups[g].state = BLOCK_FULL;
-  blocks.free_count[0] -= 2;
-  blocks.free_total -= 2;
-  // Group 3 lags the most worn (9) by 7: not beyond a spread of 7, so GC keeps the pools even.
-  blocks.wl_static_spread = 7;
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(1, 0, 0, 0, 0));
-  blocks.single_open[BLOCK_STREAM_GC] = BLOCK_NONE;  // as if that group had filled
-  // Beyond a spread of 6 it is GC's next group, though its unit has fewer free groups.
-  blocks.wl_static_spread = 6;
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0), ppn(0, 0, 0, 3, 0));
-  // Only the GC stream takes it; the others open in the unit with the most free groups.
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0), ppn(1, 0, 0, 1, 0));
-}
-
-TEST_F(BlockTest, ValidityCountsAndEraseClears) {
-  init(false, kCWDP);
-  uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
-  uint32_t group = block_group_of(&blocks, first);
-  block_page_validate(&blocks, first);
-  block_page_validate(&blocks, first + 1);
-  block_page_validate(&blocks, first + 1);  // idempotent
-  EXPECT_EQ(blocks.groups[group].valid_pages, 2u);
-  block_page_invalidate(&blocks, first);
-  block_page_invalidate(&blocks, first);
-  EXPECT_EQ(blocks.groups[group].valid_pages, 1u);
-  EXPECT_FALSE(block_page_valid(&blocks, first));
-  EXPECT_TRUE(block_page_valid(&blocks, first + 1));
-  block_page_invalidate(&blocks, first + 1);
-  block_mark_victim(&blocks, group);
-  block_erased(&blocks, group);
-  EXPECT_EQ(blocks.groups[group].state, BLOCK_FREE);
-  EXPECT_EQ(blocks.groups[group].erase_count, 1u);
-}
-
-TEST_F(BlockTest, EachStreamCountsTheGroupsItOpenedUntilErasedOrRetired) {
-  init(false, kCWDP);
-  // A host wordline on each of two units, two GC wordlines in one group, one TP wordline.
-  const uint32_t host = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
-  block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
-  const uint32_t gc = block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
-  block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
-  block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 2u);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_GC], 1u);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_TRANSLATION], 1u);
-  EXPECT_EQ(blocks.free_total, blocks.group_count - 4u);
-  block_mark_victim(&blocks, block_group_of(&blocks, host));
-  block_erased(&blocks, block_group_of(&blocks, host));
-  block_retire(&blocks, block_group_of(&blocks, gc));
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 1u);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_GC], 0u);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_TRANSLATION], 1u);
-  // Retiring a free group takes nothing from the streams.
-  block_retire(&blocks, block_group_of(&blocks, host));
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 1u);
-}
-
-TEST_F(BlockTest, MultiPlaneGroupsSpanTheDiesPlanes) {
-  init(true, kCWDP);
-  EXPECT_EQ(blocks.unit_count, 4u);
-  EXPECT_EQ(blocks.pages_per_wordline_unit, 4u);
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 0, 0));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(1, 0, 0, 0, 0));
-  // Plane 1 of a die belongs to the same group as plane 0.
-  EXPECT_EQ(block_group_of(&blocks, ppn(0, 0, 1, 2, 5)), block_group_of(&blocks, ppn(0, 0, 0, 2, 0)));
-  uint32_t group = block_group_of(&blocks, ppn(0, 0, 0, 0, 0));
-  block_page_validate(&blocks, ppn(0, 0, 1, 0, 0));
-  EXPECT_EQ(blocks.groups[group].valid_pages, 1u);
-  block_page_invalidate(&blocks, ppn(0, 0, 1, 0, 0));
-  block_page_validate(&blocks, ppn(0, 0, 1, 0, 3));
-  blocks.groups[group].valid_pages = 0;  // as GC leaves it after moving the page
-  block_erased(&blocks, group);
-  EXPECT_FALSE(block_page_valid(&blocks, ppn(0, 0, 1, 0, 3)));
 }
 
 TEST_F(BlockTest, GroupOfInvertsGroupPpnForAnyGeometry) {
@@ -234,33 +165,160 @@ TEST_F(BlockTest, GroupOfInvertsGroupPpnForAnyGeometry) {
   }
 }
 
-TEST_F(BlockTest, RetiredGroupsAreSkippedAndExhaustionAnswersNone) {
+TEST_F(BlockTest, StripesFillSettleAndDynamicWearLevellingTakesTheLeastWornOfEachUnit) {
+  init(false, kCWDP);
+  const uint32_t first = alloc(BLOCK_STREAM_HOST);
+  const uint32_t stripe = block_stripe_of(&blocks, first);
+  std::vector<uint32_t> programs{first};
+  while (blocks.open_stripe[BLOCK_STREAM_HOST] == stripe) programs.push_back(alloc(BLOCK_STREAM_HOST));
+  EXPECT_EQ(programs.size(), blocks.programs_per_stripe);
+  EXPECT_EQ(blocks.stripes[stripe].state, BLOCK_FULL);
+  for (uint32_t program : programs) settle(program, program != first);
+  EXPECT_TRUE(block_collectable(&blocks, stripe));
+  EXPECT_EQ(blocks.stripes[stripe].valid_pages, blocks.stripe_pages - blocks.pages_per_program);
+  // A full stripe with one program not settled is not collectable.
+  const uint32_t gc_first = alloc(BLOCK_STREAM_GC);
+  fill(BLOCK_STREAM_GC);
+  EXPECT_EQ(blocks.stripes[block_stripe_of(&blocks, gc_first)].state, BLOCK_FULL);
+  EXPECT_FALSE(block_collectable(&blocks, block_stripe_of(&blocks, gc_first)));
+  settle(gc_first, true);
+  EXPECT_TRUE(block_collectable(&blocks, block_stripe_of(&blocks, gc_first)));
+  // Collect the host stripe: its members return to their pools one erase older.
+  for (uint32_t vpn = first; vpn < first + blocks.stripe_pages; ++vpn) {
+    block_page_invalidate(&blocks, vpn);
+  }
+  block_mark_victim(&blocks, stripe);
+  erase(stripe);
+  EXPECT_EQ(blocks.stripes[stripe].state, BLOCK_FREE);
+  EXPECT_EQ(blocks.groups[0].erase_count, 1u);
+  EXPECT_EQ(blocks.free_stripe_count, 3u);
+  EXPECT_EQ(block_free_groups(&blocks), 8u * 3u);
+  // The host's next stripe takes the least-worn free group of each unit (block 2: block 0 was
+  // erased once, block 1 holds the GC stripe); the GC stream asking for the most worn takes
+  // block 0.
+  const uint32_t host = alloc(BLOCK_STREAM_HOST);
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, host), ppn(0, 0, 0, 2, 0));
+  EXPECT_EQ(blocks.stripes[block_stripe_of(&blocks, host)].wear, 0u);
+  blocks.gc_opens_most_worn = true;
+  const uint32_t gc = alloc(BLOCK_STREAM_GC);
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, gc), ppn(0, 0, 0, 0, 0));
+  EXPECT_EQ(blocks.stripes[block_stripe_of(&blocks, gc)].wear, 1u);
+  block_wear_t wear = block_wear(&blocks);
+  EXPECT_EQ(wear.min, 0u);
+  EXPECT_EQ(wear.max, 1u);
+  EXPECT_EQ(wear.sum, 8u);
+  EXPECT_EQ(wear.groups, 32u);
+}
+
+TEST_F(BlockTest, ValidityCountsAndEraseClears) {
+  init(false, kCWDP);
+  const uint32_t first = alloc(BLOCK_STREAM_HOST);
+  const uint32_t stripe = block_stripe_of(&blocks, first);
+  block_page_validate(&blocks, first);
+  block_page_validate(&blocks, first + 1);
+  block_page_validate(&blocks, first + 1);  // idempotent
+  EXPECT_EQ(blocks.stripes[stripe].valid_pages, 2u);
+  block_page_invalidate(&blocks, first);
+  block_page_invalidate(&blocks, first);
+  EXPECT_EQ(blocks.stripes[stripe].valid_pages, 1u);
+  EXPECT_FALSE(block_page_valid(&blocks, first));
+  EXPECT_TRUE(block_page_valid(&blocks, first + 1));
+  block_page_invalidate(&blocks, first + 1);
+  block_page_validate(&blocks, first + blocks.stripe_pages - 1);  // stale bit of a last page
+  blocks.stripes[stripe].valid_pages = 0;
+  block_mark_victim(&blocks, stripe);
+  erase(stripe);
+  EXPECT_FALSE(block_page_valid(&blocks, first + blocks.stripe_pages - 1));
+  EXPECT_EQ(blocks.groups[0].erase_count, 1u);
+}
+
+TEST_F(BlockTest, EachStreamCountsTheGroupsItsStripesHold) {
+  init(false, kCWDP);
+  fw_stats_t stats{};
+  metrics_init(&stats);
+  block_register_metrics(&blocks);
+  const uint32_t host = alloc(BLOCK_STREAM_HOST);
+  const uint32_t gc = alloc(BLOCK_STREAM_GC);
+  const uint32_t tp = alloc(BLOCK_STREAM_TRANSLATION);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 8u);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_GC], 8u);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_TRANSLATION], 8u);
+  EXPECT_EQ(*static_cast<const uint32_t *>(metrics_find("blocks.free_groups")), 8u);
+  block_program_failed(&blocks, gc);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_GC], 7u);
+  settle(host, false);
+  block_mark_victim(&blocks, block_stripe_of(&blocks, host));
+  erase(block_stripe_of(&blocks, host));
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 0u);
+  // A member whose erase fails is retired and stays out of the pool.
+  const uint32_t tp_stripe = block_stripe_of(&blocks, tp);
+  block_mark_victim(&blocks, tp_stripe);
+  block_member_erased(&blocks, tp_stripe, 0, false);
+  for (uint32_t position = 1; position < blocks.unit_count; ++position) {
+    block_member_erased(&blocks, tp_stripe, position, true);
+  }
+  block_stripe_erased(&blocks, tp_stripe);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_TRANSLATION], 0u);
+  EXPECT_EQ(blocks.retired_groups, 2u);
+  EXPECT_EQ(block_free_groups(&blocks), 8u * 4u - 8u - 1u);  // GC stripe, failed erase
+  EXPECT_EQ(blocks.free_stripe_count, 3u);
+  EXPECT_EQ(*static_cast<const uint32_t *>(metrics_find("blocks.host_groups")), 0u);
+  EXPECT_EQ(*static_cast<const uint32_t *>(metrics_find("blocks.gc_groups")), 7u);
+}
+
+TEST_F(BlockTest, MultiPlaneProgramsSpanTheDiesPlanes) {
+  init(true, kCWDP);
+  EXPECT_EQ(blocks.unit_count, 4u);
+  EXPECT_EQ(blocks.pages_per_program, 4u);
+  const uint32_t first = alloc(BLOCK_STREAM_HOST);
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, first), ppn(0, 0, 0, 0, 0));
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, first + 2), ppn(0, 0, 1, 0, 0));
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, first + 3), ppn(0, 0, 1, 0, 1));
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, alloc(BLOCK_STREAM_HOST)), ppn(1, 0, 0, 0, 0));
+  EXPECT_EQ(block_group_of(&blocks, ppn(0, 0, 1, 2, 5)), block_group_of(&blocks, ppn(0, 0, 0, 2, 0)));
+  EXPECT_EQ(block_member_vpn(&blocks, 0, 1), 4u);
+}
+
+TEST_F(BlockTest, ARetiredMemberLeavesAHoleProgramsSkip) {
+  nand_geometry_t two_units{2, 1, 1, 1, 2, 4, 4096, 64, 1};
+  geometry = two_units;
+  init(false, kCWDP);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 0u);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 1u);
+  block_program_failed(&blocks, 1);
+  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 1u);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 2u);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 4u);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 6u);
+  EXPECT_EQ(blocks.stripes[0].state, BLOCK_FULL);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 8u);
+  // The retired member's pages stay readable where they are.
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, 1), ppn(1, 0, 0, 0, 0));
+  EXPECT_EQ(block_member_vpn(&blocks, 0, 1), BLOCK_NONE);
+}
+
+TEST_F(BlockTest, ExhaustionAnswersNone) {
   nand_geometry_t tiny{1, 1, 1, 1, 2, 2, 4096, 64, 1};
   geometry = tiny;
   init(false, kCWDP);
-  // Opening a group needs more than keep_free free groups in the unit (the GC reserve).
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 2), BLOCK_NONE);
-  uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 1);
-  EXPECT_EQ(first, ppn(0, 0, 0, 0, 0));
-  block_retire(&blocks, block_group_of(&blocks, first));
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 2), BLOCK_NONE);
+  const uint32_t first = alloc(BLOCK_STREAM_HOST, 1);
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, first), ppn(0, 0, 0, 0, 0));
+  block_program_failed(&blocks, first);
   EXPECT_EQ(blocks.retired_groups, 1u);
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 1, 0));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), ppn(0, 0, 0, 1, 1));
-  EXPECT_EQ(block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0), BLOCK_NONE);
-  EXPECT_EQ(block_min_free(&blocks), 0u);
+  EXPECT_EQ(blocks.stripes[0].state, BLOCK_FULL) << "no member left to program";
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, alloc(BLOCK_STREAM_HOST)), ppn(0, 0, 0, 1, 0));
+  EXPECT_EQ(block_vpn_to_ppn(&blocks, alloc(BLOCK_STREAM_HOST)), ppn(0, 0, 0, 1, 1));
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST), BLOCK_NONE);
   EXPECT_EQ(block_wear(&blocks).groups, 1u);
+  // The stripe of the retired group comes free, but its unit has no free group to give it.
+  block_mark_victim(&blocks, 0);
+  erase(0);
+  EXPECT_EQ(blocks.free_stripe_count, 1u);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST), BLOCK_NONE);
 }
 
-// Programs (validates) or just settles every page of the wordline at `first`.
-void settle_wordline(block_manager_t* blocks, uint32_t first, bool valid) {
-  for (uint32_t i = 0; i < blocks->pages_per_wordline_unit; ++i) {
-    const uint32_t page = block_program_page_ppn(blocks, first, i);
-    if (valid) block_page_validate(blocks, page);
-    block_page_settled(blocks, page);
-  }
-}
-
-TEST_F(BlockTest, ARetiredGroupHoldingDataIsDueForRescueOnceEveryPageSettles) {
+TEST_F(BlockTest, ARetiredMemberHoldingDataIsDueForRescueOnceItsPagesSettle) {
   init(false, kCWDP);
   fw_stats_t stats{};
   metrics_init(&stats);
@@ -270,73 +328,88 @@ TEST_F(BlockTest, ARetiredGroupHoldingDataIsDueForRescueOnceEveryPageSettles) {
       static_cast<const uint32_t *>(metrics_find("retired.valid_pages_left"));
   ASSERT_NE(retired, nullptr);
   ASSERT_NE(valid_left, nullptr);
-  const uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
-  const uint32_t second = block_alloc_wordline(&blocks, BLOCK_STREAM_GC, 0);
-  const uint32_t group = block_group_of(&blocks, first);
-  ASSERT_EQ(block_group_of(&blocks, second), group);
-  settle_wordline(&blocks, first, true);
-  // The second wordline's program fails; a second failure in flight on the group adds nothing.
-  block_retire(&blocks, group);
-  block_retire(&blocks, group);
-  EXPECT_EQ(blocks.retired_groups, 1u);
+  std::vector<uint32_t> programs;
+  for (uint32_t i = 0; i <= 2 * blocks.unit_count + 1; ++i) programs.push_back(alloc(BLOCK_STREAM_GC));
+  const uint32_t stripe = block_stripe_of(&blocks, programs[0]);
+  const uint32_t member = block_member_of(&blocks, programs[1]);
+  EXPECT_EQ(member, stripe * blocks.unit_count + 1u);
+  EXPECT_EQ(block_member_of(&blocks, programs[blocks.unit_count + 1]), member);
+  settle(programs[1], true);
+  // The member's second wordline fails while its third is still in flight.
+  block_program_failed(&blocks, programs[blocks.unit_count + 1]);
   EXPECT_EQ(*retired, 1u);
-  EXPECT_EQ(*valid_left, blocks.pages_per_wordline_unit);
-  // Not due while the failed wordline's pages are unsettled: validity is not final yet.
-  EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE);
-  settle_wordline(&blocks, second, false);
+  EXPECT_EQ(*valid_left, blocks.pages_per_program);
+  EXPECT_EQ(blocks.stripes[stripe].members, blocks.unit_count - 1u);
+  EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE) << "a program is still in flight";
+  // The third fails too: retired once, and now settled.
+  block_program_failed(&blocks, programs[2 * blocks.unit_count + 1]);
+  EXPECT_EQ(*retired, 1u);
   EXPECT_EQ(blocks.rescues_due, 1u);
-  EXPECT_EQ(block_take_rescue(&blocks, false), group);
+  EXPECT_EQ(block_take_rescue(&blocks, false), member);
   EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE);
-  EXPECT_EQ(blocks.groups[group].state, BLOCK_RETIRED);
-  // GC moving the data off leaves no valid page on retired groups.
-  for (uint32_t i = 0; i < blocks.pages_per_wordline_unit; ++i) {
-    block_page_invalidate(&blocks, block_program_page_ppn(&blocks, first, i));
+  EXPECT_EQ(block_member_page_vpn(&blocks, member, 0), programs[1]);
+  EXPECT_EQ(block_member_page_vpn(&blocks, member, blocks.pages_per_program),
+            programs[blocks.unit_count + 1]);
+  // The stripe goes on without it, and GC moving the data off leaves none on retired groups.
+  EXPECT_NE(block_member_of(&blocks, alloc(BLOCK_STREAM_GC)), member);
+  for (uint32_t i = 0; i < blocks.pages_per_program; ++i) {
+    block_page_invalidate(&blocks, programs[1] + i);
   }
-  EXPECT_EQ(blocks.retired_valid_pages, 0u);
   EXPECT_EQ(*valid_left, 0u);
 }
 
-TEST_F(BlockTest, ARetiredGroupWithoutDataNeedsNoRescue) {
+TEST_F(BlockTest, ARetiredMemberWithoutDataNeedsNoRescue) {
   init(false, kCWDP);
-  const uint32_t first = block_alloc_wordline(&blocks, BLOCK_STREAM_HOST, 0);
-  block_retire(&blocks, block_group_of(&blocks, first));
-  settle_wordline(&blocks, first, false);
+  block_program_failed(&blocks, alloc(BLOCK_STREAM_HOST));
   EXPECT_EQ(blocks.rescues_due, 0u);
   EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE);
 }
 
-TEST_F(BlockTest, DataOnlyRescuesLeaveTranslationGroupsDue) {
+TEST_F(BlockTest, CollectingTheStripeTakesItsDueRescue) {
   init(false, kCWDP);
-  const uint32_t tp_page = block_alloc_wordline(&blocks, BLOCK_STREAM_TRANSLATION, 0);
-  const uint32_t group = block_group_of(&blocks, tp_page);
-  settle_wordline(&blocks, tp_page, true);
-  block_retire(&blocks, group);
-  EXPECT_EQ(block_take_rescue(&blocks, true), BLOCK_NONE);
-  EXPECT_EQ(block_take_rescue(&blocks, false), group);
+  const uint32_t first = alloc(BLOCK_STREAM_HOST);
+  settle(first, true);
+  uint32_t second_on_member = BLOCK_NONE;
+  for (uint32_t i = 0; i < blocks.unit_count; ++i) second_on_member = alloc(BLOCK_STREAM_HOST);
+  ASSERT_EQ(block_member_of(&blocks, second_on_member), block_member_of(&blocks, first));
+  block_program_failed(&blocks, second_on_member);
+  EXPECT_EQ(blocks.rescues_due, 1u);
+  block_mark_victim(&blocks, block_stripe_of(&blocks, first));
+  EXPECT_EQ(blocks.rescues_due, 0u);
+  EXPECT_EQ(block_take_rescue(&blocks, false), BLOCK_NONE);
 }
 
-TEST_F(BlockTest, GreedyPicksTheFullGroupWithFewestValidPagesAndColdestTheLeastErased) {
+TEST_F(BlockTest, DataOnlyRescuesLeaveTranslationMembersDue) {
+  init(false, kCWDP);
+  const uint32_t tp_page = alloc(BLOCK_STREAM_TRANSLATION);
+  settle(tp_page, true);
+  std::vector<uint32_t> programs;
+  for (uint32_t i = 0; i < blocks.unit_count; ++i) programs.push_back(alloc(BLOCK_STREAM_TRANSLATION));
+  block_program_failed(&blocks, programs.back());  // the data's member, its second wordline
+  EXPECT_EQ(block_take_rescue(&blocks, true), BLOCK_NONE);
+  EXPECT_EQ(block_take_rescue(&blocks, false), block_member_of(&blocks, tp_page));
+}
+
+TEST_F(BlockTest, GreedyPicksTheStripeWithFewestValidPagesAndColdestTheLeastWorn) {
   init(false, kCWDP);
   ASSERT_EQ(victim_policy_for(BOOT_GC_VICTIM_GREEDY), &victim_policy_greedy);
   EXPECT_EQ(victim_policy_for(BOOT_GC_VICTIM_COUNT), nullptr);
-  EXPECT_EQ(victim_policy_greedy.select(&blocks, BLOCK_NONE), BLOCK_NONE);
+  EXPECT_EQ(victim_policy_greedy.select(&blocks), BLOCK_NONE);
+  EXPECT_EQ(victim_coldest(&blocks), BLOCK_NONE);
   const uint32_t valid[4] = {5, 2, 7, 2};
-  const uint32_t erases[4] = {4, 3, 1, 9};
-  for (uint32_t b = 0; b < 4; ++b) {
-    block_group_t &g = blocks.groups[b];
-    g.state = BLOCK_FULL;
-    g.valid_pages = valid[b];
-    g.erase_count = erases[b];
+  const uint32_t wear[4] = {4, 3, 1, 9};
+  for (uint32_t s = 0; s < 4; ++s) {
+    block_stripe_t &stripe = blocks.stripes[s];
+    stripe.state = BLOCK_FULL;
+    stripe.valid_pages = valid[s];
+    stripe.wear = wear[s];
   }
-  blocks.groups[9].state = BLOCK_FULL;  // unit 2
-  blocks.groups[9].valid_pages = 1;
-  EXPECT_EQ(victim_policy_greedy.select(&blocks, 0), 1u);  // first of the two with 2
-  EXPECT_EQ(victim_policy_greedy.select(&blocks, BLOCK_NONE), 9u);
-  blocks.groups[9].unsettled_pages = 1;  // a program or update still pending: not yet
-  EXPECT_EQ(victim_policy_greedy.select(&blocks, BLOCK_NONE), 1u);
-  blocks.groups[9].unsettled_pages = 0;
-  blocks.groups[9].erase_count = 2;
+  EXPECT_EQ(victim_policy_greedy.select(&blocks), 1u);  // first of the two with 2
+  blocks.stripes[1].unsettled_pages = 1;  // a program or update still pending: not yet
+  EXPECT_EQ(victim_policy_greedy.select(&blocks), 3u);
   EXPECT_EQ(victim_coldest(&blocks), 2u);
+  blocks.stripes[2].state = BLOCK_VICTIM;
+  EXPECT_EQ(victim_coldest(&blocks), 0u);
 }
 
 TEST(Gtd, StartsUnmappedAndAnswersTheOldLocation) {
@@ -348,8 +421,8 @@ TEST(Gtd, StartsUnmappedAndAnswersTheOldLocation) {
   arena_init(&arena, memory, sizeof memory, FW_STATS_LOCATION_SRAM);
   ASSERT_TRUE(gtd_init(&gtd, 10, &arena));
   EXPECT_EQ(arena.regions[0].bytes, 40u);
-  for (uint32_t tp = 0; tp < 10; ++tp) EXPECT_EQ(gtd_get(&gtd, tp), PPN_UNMAPPED);
-  EXPECT_EQ(gtd_set(&gtd, 3, 77), PPN_UNMAPPED);
+  for (uint32_t tp = 0; tp < 10; ++tp) EXPECT_EQ(gtd_get(&gtd, tp), VPN_UNMAPPED);
+  EXPECT_EQ(gtd_set(&gtd, 3, 77), VPN_UNMAPPED);
   EXPECT_EQ(gtd_set(&gtd, 3, 78), 77u);
   EXPECT_EQ(gtd_get(&gtd, 3), 78u);
 }

@@ -15,7 +15,10 @@
 #include <string>
 
 #include "tb/report/stats_report.h"
+#include "tb/scenario/scenario.h"
 #include "tb/tests/support/ssdsim_runner.h"
+#include "tlm/system/elf_image.h"
+#include "tlm/system/soc.h"
 
 namespace ssdvp {
 namespace {
@@ -233,8 +236,8 @@ TEST(FtlWearLevelling, StaticWearLevellingLeavesGcTheSpaceItNeedsOnANearlyFullDe
 
 TEST(FtlBadBlocks, DataOnGroupsRetiredByFailedProgramsIsMovedOffAndReadsBack) {
   // 0.5 % of programs fail. Each failure retires its group with the data of the wordlines
-  // programmed before; GC moves that data off and never erases the group, and the verify phase
-  // reads every page back through the oracle.
+  // programmed before; GC collects the stripe holding it before any other, moves that data off
+  // and never erases the group, and the verify phase reads every page back through the oracle.
   const uint64_t set = 16 << 20;
   const E2eRun run = run_scenario(
       "bad_blocks",
@@ -270,7 +273,8 @@ TEST(FtlBudget, OverBudgetSramFailsAtBootWithTheBreakdown) {
 }
 
 TEST(FtlBudget, OverProvisioningTooSmallForGcFailsAtBoot) {
-  // 2 % OP leaves 82 spare pages; the open groups and the GC reserve alone take 8 groups of 32.
+  // 2 % OP leaves 82 spare pages; the GC and translation streams' open stripes and the GC
+  // reserve alone take 4 stripes of 64.
   const E2eRun run = run_scenario("small_op", device_yaml("ideal") + "ftl: {op: 0.02}\n");
   EXPECT_NE(run.process.exit_code, 0) << run.process.output;
   EXPECT_TRUE(contains(run.process.output, "over-provisioning too small for GC"))
@@ -278,6 +282,38 @@ TEST(FtlBudget, OverProvisioningTooSmallForGcFailsAtBoot) {
   EXPECT_TRUE(contains(run.process.output, "ftl.op")) << run.process.output;
   ASSERT_TRUE(run.stats.contains("ftl")) << run.process.output;
   EXPECT_FALSE(run.stats["ftl"]["boot_complete"].get<bool>());
+}
+
+TEST(FtlStripes, ASequentialMegabyteIsOneRunOfConsecutiveVpns) {
+  // A clean device takes 1 MiB written sequentially, then reads it back (so every program and
+  // mapping update is done). The ideal scheme's table (its `ideal` record in the image: the table
+  // pointer first) must map the 128 LPNs to 128 consecutive VPNs, across every unit's block.
+  const uint64_t set = 1 << 20;
+  const std::string yaml = device_yaml("ideal") + fill_then_verify(set, "");
+  const Scenario scenario = load_scenarios(yaml, "stripes.yaml", {}).front();
+  Soc soc("soc", scenario.soc, nullptr);
+  const ElfImage image = ElfImage::load(std::string(SSDVP_FIRMWARE_DIR) + "/firmware.elf");
+  soc.load_program(image);
+  const Soc::RunResult result = soc.run();
+  ASSERT_EQ(result.outcome, Soc::RunResult::Outcome::kWorkloadDone) << result.message;
+  const std::optional<uint32_t> ideal = image.symbol_address("ideal");
+  ASSERT_TRUE(ideal.has_value()) << "the ideal scheme's record is not in the image";
+  const auto read = [&soc](uint32_t address, void* data, size_t bytes) {
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_READ_COMMAND);
+    trans.set_address(address);
+    trans.set_data_ptr(static_cast<uint8_t*>(data));
+    trans.set_data_length(static_cast<unsigned>(bytes));
+    return soc.router().debug_transport(trans) == bytes;
+  };
+  uint32_t table = 0;
+  ASSERT_TRUE(read(*ideal, &table, sizeof table));
+  std::vector<uint32_t> vpns(set / kPageBytes);
+  ASSERT_TRUE(read(table, vpns.data(), vpns.size() * sizeof(uint32_t)));
+  ASSERT_NE(vpns[0], 0xFFFFFFFFu) << "LPN 0 is not mapped";
+  for (size_t lpn = 1; lpn < vpns.size(); ++lpn) {
+    EXPECT_EQ(vpns[lpn], vpns[0] + lpn) << "LPN " << lpn;
+  }
 }
 
 // `scheme` on the test device: the first `set` bytes filled, then `count` random 8 KiB requests

@@ -24,12 +24,13 @@ FakeFlash &fake_of(const flash_layer_t *flash) {
 
 }  // namespace
 
-FakeFlash::FakeFlash(const nand_geometry_t &geometry, uint32_t op_count, arena_t *arena) {
+FakeFlash::FakeFlash(const nand_geometry_t &geometry, const block_manager_t *blocks,
+                     uint32_t op_count, arena_t *arena) {
   if (live_ != nullptr) {
     throw std::logic_error("one FakeFlash at a time");
   }
   live_ = this;
-  if (!flash_init(&layer_, &geometry, op_count, arena)) {
+  if (!flash_init(&layer_, &geometry, blocks, op_count, arena)) {
     live_ = nullptr;
     throw std::runtime_error("the flash records do not fit in the arena");
   }
@@ -37,8 +38,10 @@ FakeFlash::FakeFlash(const nand_geometry_t &geometry, uint32_t op_count, arena_t
 
 FakeFlash::~FakeFlash() { live_ = nullptr; }
 
-bool FakeFlash::init(const nand_geometry_t *geometry, uint32_t op_count, arena_t *arena) {
+bool FakeFlash::init(const nand_geometry_t *geometry, const block_manager_t *blocks,
+                     uint32_t op_count, arena_t *arena) {
   layer_.geometry = *geometry;
+  layer_.blocks = blocks;
   layer_.io_per_op = geometry->bits_per_cell * geometry->planes;
   layer_.oob_words = (geometry->oob_bytes + 3u) / 4u;
   layer_.op_count = op_count;
@@ -106,14 +109,14 @@ bool FakeFlash::check_address(uint32_t ppn, uint32_t planes) const {
   return true;
 }
 
-void FakeFlash::submit(flash_op_t *op, uint32_t kind, uint32_t ppn, uint32_t planes) {
+void FakeFlash::submit(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t planes) {
   uint32_t index = op_index(op);
   if (index >= layer_.op_count || busy_[index]) {
     throw std::logic_error("submitting a record that is not taken or already in flight");
   }
-  op->ppn = ppn;
+  op->vpn = vpn;
   op->planes = planes;
-  FakeFlashOp pending{op, kind, ppn, planes, {}, {}};
+  FakeFlashOp pending{op, kind, vpn, block_vpn_to_ppn(layer_.blocks, vpn), planes, {}, {}};
   if (kind == NFC_OP_PROGRAM) {
     // The NFC may move the data at any time before the completion: take it now, and check at
     // the completion that the buffers did not change meanwhile.
@@ -135,7 +138,7 @@ void FakeFlash::submit(flash_op_t *op, uint32_t kind, uint32_t ppn, uint32_t pla
   // order of submission, whatever order the test completes them in.
   const nand_geometry_t &g = layer_.geometry;
   for (uint32_t plane = 0; kind != NFC_OP_READ && plane < planes; ++plane) {
-    uint32_t first = ppn + plane * plane_stride();
+    uint32_t first = pending.ppn + plane * plane_stride();
     if (kind == NFC_OP_ERASE) {
       next_wordline_.erase(block_key(first));
       continue;
@@ -317,14 +320,14 @@ uint32_t FakeFlash::drain_if(bool (*accept)(const flash_op_t *op)) {
   return ran;
 }
 
-std::vector<uint32_t> FakeFlash::data(uint32_t ppn) const {
-  auto found = pages_.find(ppn);
+std::vector<uint32_t> FakeFlash::data(uint32_t vpn) const {
+  auto found = pages_.find(block_vpn_to_ppn(layer_.blocks, vpn));
   return found == pages_.end() ? std::vector<uint32_t>(page_words(), 0xFFFFFFFFu)
                                : found->second.data;
 }
 
-std::vector<uint32_t> FakeFlash::oob(uint32_t ppn) const {
-  auto found = pages_.find(ppn);
+std::vector<uint32_t> FakeFlash::oob(uint32_t vpn) const {
+  auto found = pages_.find(block_vpn_to_ppn(layer_.blocks, vpn));
   return found == pages_.end() ? std::vector<uint32_t>(layer_.oob_words, 0xFFFFFFFFu)
                                : found->second.oob;
 }
@@ -335,9 +338,9 @@ using ssdvp::test::fake_of;
 
 extern "C" {
 
-bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry, uint32_t op_count,
-                arena_t *arena) {
-  return fake_of(flash).init(geometry, op_count, arena);
+bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry,
+                const block_manager_t *blocks, uint32_t op_count, arena_t *arena) {
+  return fake_of(flash).init(geometry, blocks, op_count, arena);
 }
 
 flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner) {
@@ -353,16 +356,16 @@ void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void 
   fake_of(flash).point_io(op, i, page, true, flash->geometry.page_bytes);
 }
 
-void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
-  fake_of(flash).submit(op, NFC_OP_READ, ppn, planes);
+void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
+  fake_of(flash).submit(op, NFC_OP_READ, vpn, planes);
 }
 
-void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
-  fake_of(flash).submit(op, NFC_OP_PROGRAM, ppn, planes);
+void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
+  fake_of(flash).submit(op, NFC_OP_PROGRAM, vpn, planes);
 }
 
-void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
-  fake_of(flash).submit(op, NFC_OP_ERASE, ppn, planes);
+void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
+  fake_of(flash).submit(op, NFC_OP_ERASE, vpn, planes);
 }
 
 uint32_t flash_drain(flash_layer_t *flash) { return fake_of(flash).drain(); }

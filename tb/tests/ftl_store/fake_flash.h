@@ -29,7 +29,8 @@ namespace ssdvp::test {
 struct FakeFlashOp {
   flash_op_t *op;
   uint32_t kind;  // NFC_OP_*
-  uint32_t ppn;
+  uint32_t vpn;   // as the firmware addressed it
+  uint32_t ppn;   // the NAND address it converts to
   uint32_t planes;
   std::vector<std::vector<uint32_t>> data;  // a program's page data, taken at submission
   std::vector<std::vector<uint32_t>> oob;
@@ -37,9 +38,11 @@ struct FakeFlashOp {
 
 class FakeFlash {
  public:
-  // Takes op_count records from `arena` through flash_init, as the firmware does. One fake at a
-  // time: cpu_wait_for_interrupt (hal_stubs.cpp) drives the live one.
-  FakeFlash(const nand_geometry_t &geometry, uint32_t op_count, arena_t *arena);
+  // Takes op_count records from `arena` through flash_init, as the firmware does; `blocks`
+  // converts VPNs. One fake at a time: cpu_wait_for_interrupt (hal_stubs.cpp) drives the live
+  // one.
+  FakeFlash(const nand_geometry_t &geometry, const block_manager_t *blocks, uint32_t op_count,
+            arena_t *arena);
   ~FakeFlash();
   FakeFlash(const FakeFlash &) = delete;
   FakeFlash &operator=(const FakeFlash &) = delete;
@@ -70,15 +73,17 @@ class FakeFlash {
   uint64_t programs() const { return programs_; }
   uint64_t erases() const { return erases_; }
 
-  // The array: data (page_bytes / 4 words) and OOB (oob_words) of a page, all 0xFF if erased.
-  std::vector<uint32_t> data(uint32_t ppn) const;
-  std::vector<uint32_t> oob(uint32_t ppn) const;
+  // The array: data (page_bytes / 4 words) and OOB (oob_words) of the page at a VPN, all 0xFF
+  // if erased.
+  std::vector<uint32_t> data(uint32_t vpn) const;
+  std::vector<uint32_t> oob(uint32_t vpn) const;
 
   // The flash.h entry points (fake_flash.cpp forwards the C functions here).
-  bool init(const nand_geometry_t *geometry, uint32_t op_count, arena_t *arena);
+  bool init(const nand_geometry_t *geometry, const block_manager_t *blocks, uint32_t op_count,
+            arena_t *arena);
   flash_op_t *take(flash_done_fn done, void *owner);
   void point_io(flash_op_t *op, uint32_t i, void *buffer, bool with_oob, uint32_t meta_bytes);
-  void submit(flash_op_t *op, uint32_t kind, uint32_t ppn, uint32_t planes);
+  void submit(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t planes);
   uint32_t drain();
   uint32_t drain_if(bool (*accept)(const flash_op_t *op));
   bool completion_waiting() const { return completions_waiting() != 0; }

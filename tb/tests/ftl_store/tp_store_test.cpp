@@ -126,18 +126,17 @@ struct TpStoreTest : ::testing::Test {
     entries_per_tp = geometry.page_bytes / 4u;
     record.entries_per_tp = entries_per_tp;
     ASSERT_TRUE(block_init(&blocks, &geometry, multi_plane, kCwdp, &arena));
-    flash = std::make_unique<FakeFlash>(geometry, records, &arena);
+    flash = std::make_unique<FakeFlash>(geometry, &blocks, records, &arena);
     ASSERT_TRUE(gtd_init(&gtd, tp_count, &arena));
     ASSERT_TRUE(tp_store_init(&store, &scheme, flash->layer(), &blocks, &gtd, entries_per_tp,
                               waiter_capacity, &arena));
   }
 
-  uint32_t unit_pages() const { return blocks.pages_per_wordline_unit; }
+  uint32_t unit_pages() const { return blocks.pages_per_program; }
   uint32_t lpn(uint32_t tp, uint32_t entry) const { return tp * entries_per_tp + entry; }
-  // PPN of page i of a translation wordline programmed at `first` (plane-major).
-  uint32_t page_of_unit(uint32_t first, uint32_t i) const {
-    return first + i / geometry.bits_per_cell * geometry.blocks * geometry.pages +
-           i % geometry.bits_per_cell;
+  // The group (physical block) holding the page at a VPN.
+  uint32_t group_of(uint32_t vpn) const {
+    return block_group_of(&blocks, block_vpn_to_ppn(&blocks, vpn));
   }
 
   // A TP's content, distinct per (tp, seed).
@@ -177,7 +176,7 @@ struct TpStoreTest : ::testing::Test {
     settle();
     ASSERT_TRUE(tp_store_idle(&store));
     for (uint32_t tp : tps) {
-      ASSERT_NE(gtd_get(&gtd, tp), PPN_UNMAPPED) << "TP " << tp;
+      ASSERT_NE(gtd_get(&gtd, tp), VPN_UNMAPPED) << "TP " << tp;
     }
   }
   TestWaiter waiter(uint32_t id, uint32_t lpn, const map_request_t *request = nullptr,
@@ -190,7 +189,7 @@ struct TpStoreTest : ::testing::Test {
     w.id = id;
     return w;
   }
-  // What the fake flash holds at the TP's GTD PPN.
+  // What the fake flash holds at the TP's GTD VPN.
   std::vector<uint32_t> in_flash(uint32_t tp) const { return flash->data(gtd_get(&gtd, tp)); }
   size_t programs_in_flight() const {
     return std::count_if(flash->in_flight().begin(), flash->in_flight().end(),
@@ -209,7 +208,7 @@ TEST_F(TpStoreLoad, UnwrittenTpIsServedAtOnceFromTheUnmappedPage) {
   EXPECT_EQ(tp_store_load(&store, 3, &w.waiter), TP_LOAD_DONE);
   ASSERT_EQ(record.calls.size(), 1u);
   EXPECT_EQ(record.calls[0].tp, 3u);
-  EXPECT_EQ(record.calls[0].entries, std::vector<uint32_t>(entries_per_tp, PPN_UNMAPPED));
+  EXPECT_EQ(record.calls[0].entries, std::vector<uint32_t>(entries_per_tp, VPN_UNMAPPED));
   EXPECT_EQ(record.calls[0].wanted, std::vector<uint32_t>{lpn(3, 5)});
   EXPECT_TRUE(flash->in_flight().empty());
   EXPECT_EQ(flash->reads(), 0u);
@@ -228,7 +227,7 @@ TEST_F(TpStoreLoad, FlashTpIsReadOnceAndEveryWaiterResumedInOrder) {
   EXPECT_EQ(tp_store_load(&store, 5, &c.waiter), TP_LOAD_WAITING);
   ASSERT_EQ(flash->in_flight().size(), 1u) << "one read however many waiters";
   EXPECT_EQ(flash->in_flight()[0].kind, NFC_OP_READ);
-  EXPECT_EQ(flash->in_flight()[0].ppn, gtd_get(&gtd, 5));
+  EXPECT_EQ(flash->in_flight()[0].vpn, gtd_get(&gtd, 5));
   EXPECT_TRUE(record.calls.empty());
   flash->complete(0);
   EXPECT_TRUE(record.calls.empty()) << "callbacks run only when the firmware drains";
@@ -406,7 +405,7 @@ TEST_F(TpStoreWriteBack, PatchesToAFlashTpReadTheOldCopyAndPatchedEntriesWin) {
   ASSERT_EQ(flash->in_flight().size(), 1u);
   EXPECT_EQ(flash->in_flight()[0].kind, NFC_OP_READ);
   // More patches while the read is in flight: the newest value of an entry wins.
-  map_patch_t second[] = {{lpn(4, 1), 778}, {lpn(4, 9), PPN_UNMAPPED}};
+  map_patch_t second[] = {{lpn(4, 1), 778}, {lpn(4, 9), VPN_UNMAPPED}};
   tp_store_write_back_patches(&store, 4, second, 2);
   EXPECT_EQ(flash->in_flight().size(), 1u) << "one read for both";
   settle();
@@ -415,7 +414,7 @@ TEST_F(TpStoreWriteBack, PatchesToAFlashTpReadTheOldCopyAndPatchedEntriesWin) {
   std::vector<uint32_t> expected = content(4, 0);
   expected[1] = 778;
   expected[5] = 555;
-  expected[9] = PPN_UNMAPPED;
+  expected[9] = VPN_UNMAPPED;
   EXPECT_EQ(in_flash(4), expected);
   EXPECT_EQ(flash->reads(), reads + 1u);
   EXPECT_TRUE(tp_store_idle(&store));
@@ -428,7 +427,7 @@ TEST_F(TpStoreWriteBack, PatchesToAnUnwrittenTpNeedNoRead) {
   EXPECT_TRUE(flash->in_flight().empty());
   tp_store_pump(&store, true);
   settle();
-  std::vector<uint32_t> expected(entries_per_tp, PPN_UNMAPPED);
+  std::vector<uint32_t> expected(entries_per_tp, VPN_UNMAPPED);
   expected[3] = 42;
   EXPECT_EQ(in_flash(6), expected);
   EXPECT_EQ(flash->reads(), 0u);
@@ -540,13 +539,13 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
   const FakeFlashOp &program = flash->in_flight()[0];
   EXPECT_EQ(program.kind, NFC_OP_PROGRAM);
   EXPECT_EQ(program.planes, 2u);
-  uint32_t first = program.ppn;
+  uint32_t first = program.vpn;
   settle();
   for (uint32_t i = 0; i < 4; ++i) {
-    uint32_t ppn = page_of_unit(first, i);
-    EXPECT_EQ(gtd_get(&gtd, i), ppn) << "TP " << i << " is page " << i << " of the wordline";
-    EXPECT_EQ(flash->data(ppn), content(i, 0));
-    EXPECT_EQ(flash->oob(ppn)[0], i | FLASH_OOB_TRANSLATION);
+    uint32_t vpn = first + i;
+    EXPECT_EQ(gtd_get(&gtd, i), vpn) << "TP " << i << " is page " << i << " of the wordline";
+    EXPECT_EQ(flash->data(vpn), content(i, 0));
+    EXPECT_EQ(flash->oob(vpn)[0], i | FLASH_OOB_TRANSLATION);
   }
   EXPECT_EQ(store.counters.programmed, 4u);
   EXPECT_EQ(store.counters.padding, 0u);
@@ -557,13 +556,13 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
   EXPECT_TRUE(flash->in_flight().empty());
   tp_store_pump(&store, true);
   ASSERT_EQ(flash->in_flight().size(), 1u);
-  first = flash->in_flight()[0].ppn;
+  first = flash->in_flight()[0].vpn;
   settle();
-  EXPECT_EQ(gtd_get(&gtd, 10), page_of_unit(first, 0));
-  EXPECT_EQ(gtd_get(&gtd, 11), page_of_unit(first, 1));
+  EXPECT_EQ(gtd_get(&gtd, 10), first);
+  EXPECT_EQ(gtd_get(&gtd, 11), first + 1);
   for (uint32_t i = 2; i < 4; ++i) {
-    EXPECT_EQ(flash->oob(page_of_unit(first, i))[0], FLASH_OOB_FILLER);
-    EXPECT_FALSE(block_page_valid(&blocks, page_of_unit(first, i)));
+    EXPECT_EQ(flash->oob(first + i)[0], FLASH_OOB_FILLER);
+    EXPECT_FALSE(block_page_valid(&blocks, first + i));
   }
   EXPECT_EQ(store.counters.padding, 2u);
   EXPECT_TRUE(tp_store_idle(&store));
@@ -572,18 +571,18 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
 TEST_F(TpStoreProgram, GtdFollowsTheNewPageAndTheOldOneIsInvalid) {
   start();
   put_in_flash({1, 2, 3, 4});
-  uint32_t old_ppn = gtd_get(&gtd, 2);
-  uint32_t old_group = block_group_of(&blocks, old_ppn);
-  uint32_t valid_before = blocks.groups[old_group].valid_pages;
-  EXPECT_TRUE(block_page_valid(&blocks, old_ppn));
+  uint32_t old_vpn = gtd_get(&gtd, 2);
+  uint32_t old_stripe = block_stripe_of(&blocks, old_vpn);
+  uint32_t valid_before = blocks.stripes[old_stripe].valid_pages;
+  EXPECT_TRUE(block_page_valid(&blocks, old_vpn));
   put_in_flash({2}, 1);
-  uint32_t new_ppn = gtd_get(&gtd, 2);
-  EXPECT_NE(new_ppn, old_ppn);
-  EXPECT_FALSE(block_page_valid(&blocks, old_ppn));
-  EXPECT_TRUE(block_page_valid(&blocks, new_ppn));
-  EXPECT_EQ(flash->data(new_ppn), content(2, 1));
-  EXPECT_EQ(blocks.groups[old_group].valid_pages,
-            valid_before - 1u + (block_group_of(&blocks, new_ppn) == old_group ? 1u : 0u));
+  uint32_t new_vpn = gtd_get(&gtd, 2);
+  EXPECT_NE(new_vpn, old_vpn);
+  EXPECT_FALSE(block_page_valid(&blocks, old_vpn));
+  EXPECT_TRUE(block_page_valid(&blocks, new_vpn));
+  EXPECT_EQ(flash->data(new_vpn), content(2, 1));
+  EXPECT_EQ(blocks.stripes[old_stripe].valid_pages,
+            valid_before - 1u + (block_stripe_of(&blocks, new_vpn) == old_stripe ? 1u : 0u));
 }
 
 TEST_F(TpStoreProgram, FailedProgramRetiresTheBlockAndProgramsTheFramesElsewhere) {
@@ -595,8 +594,8 @@ TEST_F(TpStoreProgram, FailedProgramRetiresTheBlockAndProgramsTheFramesElsewhere
   uint32_t failed_group = block_group_of(&blocks, flash->in_flight()[0].ppn);
   EXPECT_EQ(flash->complete(0), NFC_STATUS_PROGRAM_FAIL);
   drain();
-  EXPECT_EQ(blocks.groups[failed_group].state, BLOCK_RETIRED);
-  for (uint32_t tp = 0; tp < 4; ++tp) EXPECT_EQ(gtd_get(&gtd, tp), PPN_UNMAPPED);
+  EXPECT_EQ(blocks.groups[failed_group].state, BLOCK_GROUP_RETIRED);
+  for (uint32_t tp = 0; tp < 4; ++tp) EXPECT_EQ(gtd_get(&gtd, tp), VPN_UNMAPPED);
   EXPECT_FALSE(tp_store_idle(&store)) << "the frames are dirty again";
   TestWaiter w = waiter(1, lpn(2, 0));
   EXPECT_EQ(tp_store_load(&store, 2, &w.waiter), TP_LOAD_DONE);
@@ -606,7 +605,7 @@ TEST_F(TpStoreProgram, FailedProgramRetiresTheBlockAndProgramsTheFramesElsewhere
   EXPECT_NE(block_group_of(&blocks, flash->in_flight()[0].ppn), failed_group);
   settle();
   for (uint32_t tp = 0; tp < 4; ++tp) {
-    EXPECT_NE(block_group_of(&blocks, gtd_get(&gtd, tp)), failed_group);
+    EXPECT_NE(group_of(gtd_get(&gtd, tp)), failed_group);
     EXPECT_EQ(in_flash(tp), content(tp, 0));
   }
   EXPECT_TRUE(tp_store_idle(&store));
@@ -636,18 +635,18 @@ TEST_F(TpStoreProgram, SettlesEveryTranslationPage) {
   std::vector<uint32_t> tps(per_group);
   for (uint32_t tp = 0; tp < per_group; ++tp) tps[tp] = tp;
   put_in_flash(tps);
-  uint32_t group = block_group_of(&blocks, gtd_get(&gtd, 0));
-  EXPECT_EQ(blocks.groups[group].state, BLOCK_FULL);
-  EXPECT_EQ(blocks.groups[group].unsettled_pages, 0u);
+  uint32_t stripe = block_stripe_of(&blocks, gtd_get(&gtd, 0));
+  EXPECT_EQ(blocks.stripes[stripe].state, BLOCK_FULL);
+  EXPECT_EQ(blocks.stripes[stripe].unsettled_pages, 0u);
   put_in_flash({40, 41});  // a padded wordline in the next group
-  uint32_t next = block_group_of(&blocks, gtd_get(&gtd, 40));
-  EXPECT_EQ(blocks.groups[next].unsettled_pages, 0u);
+  uint32_t next = block_stripe_of(&blocks, gtd_get(&gtd, 40));
+  EXPECT_EQ(blocks.stripes[next].unsettled_pages, 0u);
   put_in_flash(tps, 1);
-  EXPECT_EQ(blocks.groups[group].valid_pages, 0u);
-  EXPECT_TRUE(block_collectable(&blocks, group));
+  EXPECT_EQ(blocks.stripes[stripe].valid_pages, 0u);
+  EXPECT_TRUE(block_collectable(&blocks, stripe));
 }
 
-TEST_F(TpStoreRelocate, RewritesACurrentTpAndIgnoresAStalePpn) {
+TEST_F(TpStoreRelocate, RewritesACurrentTpAndIgnoresAStaleVpn) {
   start();
   put_in_flash({3, 4});
   uint32_t current = gtd_get(&gtd, 3);
@@ -793,7 +792,7 @@ struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
       ++writebacks;
       if (pick(5) == 0) {
         std::vector<uint32_t> page(entries_per_tp);
-        for (uint32_t &entry : page) entry = pick(8) == 0 ? PPN_UNMAPPED : (uint32_t)rng();
+        for (uint32_t &entry : page) entry = pick(8) == 0 ? VPN_UNMAPPED : (uint32_t)rng();
         reference[tp] = page;
         tp_store_write_back_page(&store, tp, page.data());
         continue;
@@ -801,8 +800,8 @@ struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
       std::vector<map_patch_t> patches(1u + pick(4));
       for (map_patch_t &patch : patches) {
         uint32_t entry = pick(entries_per_tp);
-        patch = {lpn(tp, entry), pick(8) == 0 ? PPN_UNMAPPED : (uint32_t)rng()};
-        reference[tp][entry] = patch.ppn;
+        patch = {lpn(tp, entry), pick(8) == 0 ? VPN_UNMAPPED : (uint32_t)rng()};
+        reference[tp][entry] = patch.vpn;
       }
       tp_store_write_back_patches(&store, tp, patches.data(), (uint32_t)patches.size());
     }
@@ -811,7 +810,8 @@ struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
   static void erase_done(flash_op_t *op, uint32_t status) {
     auto *self = static_cast<TpStoreRandom *>(op->owner);
     EXPECT_EQ(status, NFC_STATUS_OK);
-    block_erased(&self->blocks, self->victim);
+    block_member_erased(&self->blocks, self->victim, 0, true);  // one unit: one member
+    block_stripe_erased(&self->blocks, self->victim);
     self->victim = BLOCK_NONE;
     self->erasing = false;
     ++self->collected;
@@ -823,17 +823,19 @@ struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
       // The fewest valid pages (greedy), or any (as wear levelling would), so that some victims
       // hold current TPs.
       std::vector<uint32_t> candidates;
-      for (uint32_t group = 0; group < blocks.group_count; ++group) {
-        if (blocks.groups[group].stream == BLOCK_STREAM_TRANSLATION &&
-            block_collectable(&blocks, group)) {
-          candidates.push_back(group);
+      for (uint32_t stripe = 0; stripe < blocks.stripe_count; ++stripe) {
+        if (blocks.stripes[stripe].stream == BLOCK_STREAM_TRANSLATION &&
+            block_collectable(&blocks, stripe)) {
+          candidates.push_back(stripe);
         }
       }
       if (candidates.empty()) return;
       victim = candidates[pick((uint32_t)candidates.size())];
       if (pick(2) == 0 || free_groups() <= 2) {
-        for (uint32_t group : candidates) {
-          if (blocks.groups[group].valid_pages < blocks.groups[victim].valid_pages) victim = group;
+        for (uint32_t stripe : candidates) {
+          if (blocks.stripes[stripe].valid_pages < blocks.stripes[victim].valid_pages) {
+            victim = stripe;
+          }
         }
       }
       block_mark_victim(&blocks, victim);
@@ -841,21 +843,27 @@ struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
     }
     if (erasing) return;
     for (; gc_cursor < tp_count; ++gc_cursor) {
-      uint32_t ppn = gtd_get(&gtd, gc_cursor);
-      if (ppn != PPN_UNMAPPED && block_group_of(&blocks, ppn) == victim) {
-        if (!tp_store_relocate(&store, gc_cursor, ppn)) return;
+      uint32_t vpn = gtd_get(&gtd, gc_cursor);
+      if (vpn != VPN_UNMAPPED && block_stripe_of(&blocks, vpn) == victim) {
+        if (!tp_store_relocate(&store, gc_cursor, vpn)) return;
         ++relocations;
       }
     }
-    if (blocks.groups[victim].valid_pages != 0) {
+    if (blocks.stripes[victim].valid_pages != 0) {
       // Pad only what nothing else will complete: padding costs the flash GC is short of.
       tp_store_pump(&store, store.programs_in_flight == 0 && store.reads_in_flight == 0);
+      return;
+    }
+    const uint32_t member = block_member_vpn(&blocks, victim, 0);
+    if (member == BLOCK_NONE) {  // its one member was retired: nothing to erase
+      block_stripe_erased(&blocks, victim);
+      victim = BLOCK_NONE;
       return;
     }
     flash_op_t *op = flash_op_take(flash->layer(), erase_done, this);
     if (op == nullptr) return;
     erasing = true;
-    flash_erase(flash->layer(), op, block_group_ppn(&blocks, victim, 0), blocks.unit_planes);
+    flash_erase(flash->layer(), op, member, blocks.unit_planes);
   }
 
   void step() {
@@ -878,11 +886,11 @@ struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
       tp_store_pump(&store, !gc_needed);  // padding costs the flash GC is short of
     } else if (action < 95) {
       uint32_t tp = pick(tp_count);
-      uint32_t ppn = gtd_get(&gtd, tp);
-      if (ppn != PPN_UNMAPPED) {
-        // The current copy, or a stale PPN (ignored).
+      uint32_t vpn = gtd_get(&gtd, tp);
+      if (vpn != VPN_UNMAPPED) {
+        // The current copy, or a stale VPN (ignored).
         bool current = pick(2) == 0;
-        if (tp_store_relocate(&store, tp, current ? ppn : ppn + 1u) && current) ++relocations;
+        if (tp_store_relocate(&store, tp, current ? vpn : vpn + 1u) && current) ++relocations;
       }
     }
     if (pick(kSteps) < GetParam().program_failures) flash->fail_programs(1);
@@ -898,7 +906,7 @@ TEST_P(TpStoreRandom, MatchesAReferenceMapAfterTensOfThousandsOfOperations) {
   tp_count = 24;
   start(12);
   rng.seed(param.seed);
-  reference.assign(tp_count, std::vector<uint32_t>(entries_per_tp, PPN_UNMAPPED));
+  reference.assign(tp_count, std::vector<uint32_t>(entries_per_tp, VPN_UNMAPPED));
   pool.resize(waiter_capacity);
   for (uint32_t i = 0; i < pool.size(); ++i) {
     pool[i] = waiter(i, 0);
@@ -946,19 +954,19 @@ TEST_P(TpStoreRandom, MatchesAReferenceMapAfterTensOfThousandsOfOperations) {
   ASSERT_TRUE(tp_store_idle(&store));
   uint32_t mapped = 0;
   for (uint32_t tp = 0; tp < tp_count; ++tp) {
-    uint32_t ppn = gtd_get(&gtd, tp);
-    if (ppn == PPN_UNMAPPED) {
-      EXPECT_EQ(reference[tp], std::vector<uint32_t>(entries_per_tp, PPN_UNMAPPED)) << tp;
+    uint32_t vpn = gtd_get(&gtd, tp);
+    if (vpn == VPN_UNMAPPED) {
+      EXPECT_EQ(reference[tp], std::vector<uint32_t>(entries_per_tp, VPN_UNMAPPED)) << tp;
       continue;
     }
     ++mapped;
-    EXPECT_EQ(flash->data(ppn), reference[tp]) << "TP " << tp << " at PPN " << ppn;
-    EXPECT_EQ(flash->oob(ppn)[0], tp | FLASH_OOB_TRANSLATION) << "TP " << tp;
-    EXPECT_TRUE(block_page_valid(&blocks, ppn)) << "TP " << tp;
+    EXPECT_EQ(flash->data(vpn), reference[tp]) << "TP " << tp << " at VPN " << vpn;
+    EXPECT_EQ(flash->oob(vpn)[0], tp | FLASH_OOB_TRANSLATION) << "TP " << tp;
+    EXPECT_TRUE(block_page_valid(&blocks, vpn)) << "TP " << tp;
   }
   uint32_t valid = 0;
-  for (uint32_t group = 0; group < blocks.group_count; ++group) {
-    valid += blocks.groups[group].valid_pages;
+  for (uint32_t stripe = 0; stripe < blocks.stripe_count; ++stripe) {
+    valid += blocks.stripes[stripe].valid_pages;
   }
   EXPECT_EQ(valid, mapped) << "exactly the current copies are valid";
   EXPECT_GT(loads_waited, 1000u);

@@ -20,7 +20,7 @@ namespace {
 // Translation pages as they are in flash, and what the scheme handed back.
 struct TpStoreModel {
   uint32_t entries_per_tp = 0;
-  std::vector<uint32_t> flash;  // one PPN per LPN
+  std::vector<uint32_t> flash;  // one VPN per LPN
   uint64_t patch_calls = 0;
   uint64_t page_calls = 0;
   uint64_t patches = 0;
@@ -44,9 +44,9 @@ void write_back_patches(uint32_t tp, const map_patch_t *patches, uint32_t count)
   std::vector<map_patch_t> logged(patches, patches + count);
   for (uint32_t i = 0; i < count; i++) {
     ASSERT_EQ(patches[i].lpn / store.entries_per_tp, tp) << "patch outside its TP";
-    store.flash.at(patches[i].lpn) = patches[i].ppn;
+    store.flash.at(patches[i].lpn) = patches[i].vpn;
     store.mix(patches[i].lpn);
-    store.mix(patches[i].ppn);
+    store.mix(patches[i].vpn);
   }
   store.patch_log.emplace_back(tp, std::move(logged));
 }
@@ -90,8 +90,8 @@ class Harness {
     boot_.ftl_dftl_whole_tp = config.whole_tp ? 1u : 0u;
     boot_.ftl_tpftl_prefetch_max = config.prefetch_max;
     store_.entries_per_tp = config.entries_per_tp;
-    store_.flash.assign(config.lpn_count, PPN_UNMAPPED);
-    reference_.assign(config.lpn_count, PPN_UNMAPPED);
+    store_.flash.assign(config.lpn_count, VPN_UNMAPPED);
+    reference_.assign(config.lpn_count, VPN_UNMAPPED);
     g_store = &store_;
     env_.boot = &boot_;
     env_.lpn_count = config.lpn_count;
@@ -107,7 +107,7 @@ class Harness {
   uint32_t tp_of(uint32_t lpn) const { return lpn / config_.entries_per_tp; }
 
   void load(uint32_t tp, uint32_t lpn, const map_request_t *request) {
-    std::vector<uint32_t> entries(config_.entries_per_tp, PPN_UNMAPPED);
+    std::vector<uint32_t> entries(config_.entries_per_tp, VPN_UNMAPPED);
     for (uint32_t i = 0; i < config_.entries_per_tp; i++) {
       uint32_t l = tp * config_.entries_per_tp + i;
       if (l < config_.lpn_count) entries[i] = store_.flash[l];
@@ -131,18 +131,18 @@ class Harness {
     ASSERT_EQ(value, reference_[lpn]) << "lookup of lpn " << lpn;
   }
 
-  void update(uint32_t lpn, uint32_t ppn) {
+  void update(uint32_t lpn, uint32_t vpn) {
     uint32_t value = 0;
-    map_answer_t answer = scheme_->update(lpn, ppn, &value);
+    map_answer_t answer = scheme_->update(lpn, vpn, &value);
     if (answer == MAP_MISS) {
       ASSERT_EQ(value, tp_of(lpn)) << "lpn " << lpn;
       load(value, lpn, nullptr);
-      answer = scheme_->update(lpn, ppn, &value);
+      answer = scheme_->update(lpn, vpn, &value);
       ASSERT_EQ(answer, MAP_HIT) << "update of lpn " << lpn << " missed after its TP loaded";
     }
     ASSERT_EQ(answer, MAP_HIT);
-    ASSERT_EQ(value, reference_[lpn]) << "replaced PPN of lpn " << lpn;
-    reference_[lpn] = ppn;
+    ASSERT_EQ(value, reference_[lpn]) << "replaced VPN of lpn " << lpn;
+    reference_[lpn] = vpn;
   }
 
   // Waiters that missed on one TP are served by a single load, as the TP store coalesces them:
@@ -161,7 +161,7 @@ class Harness {
       }
     }
     if (waiting.empty()) return;
-    std::vector<uint32_t> entries(config_.entries_per_tp, PPN_UNMAPPED);
+    std::vector<uint32_t> entries(config_.entries_per_tp, VPN_UNMAPPED);
     for (uint32_t i = 0; i < config_.entries_per_tp; i++) {
       uint32_t l = tp * config_.entries_per_tp + i;
       if (l < config_.lpn_count) entries[i] = store_.flash[l];
@@ -206,26 +206,26 @@ class Harness {
 };
 
 // A long randomised mix: hot-set and uniform single-page operations, sequential multi-page
-// writes and reads, and trims. PPNs come from a log-structured counter, so sequential writes
-// get consecutive PPNs as on a real device.
+// writes and reads, and trims. VPNs come from a log-structured counter, so sequential writes
+// get consecutive VPNs as on a real device.
 void run_mix(Harness &h, uint32_t seed, uint32_t operations) {
   std::mt19937 random(seed);
   const uint32_t lpns = h.config_.lpn_count;
   const uint32_t hot = lpns / 16;
-  uint32_t next_ppn = 0;
+  uint32_t next_vpn = 0;
   for (uint32_t op = 0; op < operations; op++) {
     uint32_t kind = random() % 100;
     uint32_t lpn = (random() % 4 == 0) ? random() % lpns : random() % hot;
     if (kind < 35) {
       h.lookup(lpn);
     } else if (kind < 70) {
-      h.update(lpn, next_ppn++);
+      h.update(lpn, next_vpn++);
     } else if (kind < 75) {
-      h.update(lpn, PPN_UNMAPPED);
+      h.update(lpn, VPN_UNMAPPED);
     } else if (kind < 88) {
       uint32_t pages = 1 + random() % 64;
       uint32_t first = random() % (lpns - pages);
-      for (uint32_t i = 0; i < pages; i++) h.update(first + i, next_ppn++);
+      for (uint32_t i = 0; i < pages; i++) h.update(first + i, next_vpn++);
     } else if (kind < 92) {
       // several waiters (repeats included) on one TP, served by one load
       uint32_t tp_first = lpn - lpn % h.config_.entries_per_tp;
@@ -445,7 +445,7 @@ TEST(MapBehaviour, SftlCompressesSequentialTpsToFewRuns) {
   EXPECT_EQ(h.counters().evictions, evictions);
 }
 
-// SFTL: a TP of scattered PPNs is kept raw and still answers exactly.
+// SFTL: a TP of scattered VPNs is kept raw and still answers exactly.
 TEST(MapBehaviour, SftlScatteredTpStaysExact) {
   const uint32_t e = 128;
   Harness h(Config{"sftl", false, e, 1u << 14, 8192, 0});
