@@ -38,7 +38,7 @@ static uint32_t unit_at(const uint32_t level_size[4], const uint32_t order[4], u
 }
 
 bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
-                uint32_t alloc_order, arena_t *arena) {
+                uint32_t alloc_order, uint32_t stream_capacity, arena_t *arena) {
   const nand_geometry_t *g = geometry;
   blocks->geometry = *g;
   blocks->unit_planes = multi_plane ? g->planes : 1u;
@@ -69,10 +69,13 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->bits_shift = shift_of(g->bits_per_cell);
   blocks->page_shift = shift_of(g->pages);
   blocks->block_shift = shift_of(g->blocks);
-  for (uint32_t s = 0; s < BLOCK_STREAM_COUNT; ++s) {
-    blocks->open_stripe[s] = BLOCK_NONE;
-    blocks->stream_groups[s] = 0;
-  }
+  blocks->vpn_shifts = blocks->stripe_shift != NO_SHIFT && blocks->program_shift != NO_SHIFT &&
+                       blocks->position_shift != NO_SHIFT && blocks->bits_shift != NO_SHIFT;
+  blocks->plane_stride = g->blocks * g->pages;
+  blocks->stream_count = 0;
+  blocks->stream_capacity = stream_capacity;
+  blocks->streams = (block_stream_state_t *)arena_alloc(
+      arena, "block_streams", stream_capacity * sizeof(block_stream_state_t));
   uint32_t total_pages = (uint32_t)nand_total_pages(g);
   blocks->position_unit = (uint32_t *)arena_alloc(arena, "block_positions",
                                                   blocks->unit_count * sizeof(uint32_t));
@@ -88,9 +91,12 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
                                                  blocks->stripe_count * sizeof(uint32_t));
   blocks->valid_bitmap = (uint32_t *)arena_alloc(arena, "page_validity",
                                                  bitmap_words(total_pages) * sizeof(uint32_t));
-  if (blocks->position_unit == 0 || blocks->groups == 0 || blocks->stripes == 0 ||
-      blocks->members == 0 || blocks->free_count == 0 || blocks->free_stripes == 0 ||
-      blocks->valid_bitmap == 0) {
+  if (blocks->streams == 0 || blocks->position_unit == 0 || blocks->groups == 0 ||
+      blocks->stripes == 0 || blocks->members == 0 || blocks->free_count == 0 ||
+      blocks->free_stripes == 0 || blocks->valid_bitmap == 0 ||
+      block_stream_add(blocks, "host") != BLOCK_STREAM_HOST ||
+      block_stream_add(blocks, "gc") != BLOCK_STREAM_GC ||
+      block_stream_add(blocks, "translation") != BLOCK_STREAM_TRANSLATION) {
     return false;
   }
   for (uint32_t position = 0; position < blocks->unit_count; ++position) {
@@ -109,6 +115,34 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   }
   blocks->free_stripe_count = blocks->stripe_count;
   return true;
+}
+
+block_stream_t block_stream_add(block_manager_t *blocks, const char *name) {
+  static const char prefix[] = "blocks.";
+  static const char suffix[] = "_groups";
+  uint32_t length = 0;
+  while (name[length] != 0) {
+    ++length;
+  }
+  if (blocks->stream_count == blocks->stream_capacity ||
+      sizeof prefix - 1u + length + sizeof suffix > BLOCK_STREAM_METRIC_BYTES) {
+    return BLOCK_NONE;
+  }
+  block_stream_state_t *stream = &blocks->streams[blocks->stream_count];
+  stream->open_stripe = BLOCK_NONE;
+  stream->groups = 0;
+  char *out = stream->metric_name;
+  for (const char *in = prefix; *in != 0; ++in) {
+    *out++ = *in;
+  }
+  for (uint32_t i = 0; i < length; ++i) {
+    *out++ = name[i];
+  }
+  for (const char *in = suffix; *in != 0; ++in) {
+    *out++ = *in;
+  }
+  *out = 0;
+  return blocks->stream_count++;
 }
 
 uint32_t block_group_of(const block_manager_t *blocks, uint32_t ppn) {
@@ -139,6 +173,10 @@ static bool member_live(const block_member_t *member) {
 }
 
 uint32_t block_member_of(const block_manager_t *blocks, uint32_t vpn) {
+  if (blocks->vpn_shifts) {
+    return ((vpn >> blocks->stripe_shift) << blocks->position_shift) +
+           ((vpn >> blocks->program_shift) & (blocks->unit_count - 1u));
+  }
   uint32_t stripe = block_stripe_of(blocks, vpn);
   uint32_t program = block_divide(vpn - stripe * blocks->stripe_pages, blocks->pages_per_program,
                                   blocks->program_shift);
@@ -155,7 +193,23 @@ uint32_t block_member_page_vpn(const block_manager_t *blocks, uint32_t member, u
          (page - wordline * blocks->pages_per_program);
 }
 
+/* block_vpn_to_ppn when every divisor is a power of two. */
+static uint32_t vpn_to_ppn_by_shifts(const block_manager_t *blocks, uint32_t vpn) {
+  uint32_t offset = vpn & (blocks->stripe_pages - 1u);
+  uint32_t program = offset >> blocks->program_shift;
+  uint32_t page = offset & (blocks->pages_per_program - 1u);
+  uint32_t wordline = program >> blocks->position_shift;
+  uint32_t member = ((vpn >> blocks->stripe_shift) << blocks->position_shift) +
+                    (program & (blocks->unit_count - 1u));
+  uint32_t plane = page >> blocks->bits_shift;
+  return blocks->members[member].first_ppn + plane * blocks->plane_stride +
+         (wordline << blocks->bits_shift) + (page & (blocks->geometry.bits_per_cell - 1u));
+}
+
 uint32_t block_vpn_to_ppn(const block_manager_t *blocks, uint32_t vpn) {
+  if (blocks->vpn_shifts) {
+    return vpn_to_ppn_by_shifts(blocks, vpn);
+  }
   const nand_geometry_t *g = &blocks->geometry;
   uint32_t stripe = block_stripe_of(blocks, vpn);
   uint32_t offset = vpn - stripe * blocks->stripe_pages;
@@ -166,8 +220,8 @@ uint32_t block_vpn_to_ppn(const block_manager_t *blocks, uint32_t vpn) {
   uint32_t first = member_at(blocks, stripe, position)->first_ppn;
   /* A program's pages are plane-major: bits_per_cell pages of each plane in turn, the planes a
    * whole plane (blocks * pages) apart. */
-  uint32_t plane = block_divide(page, g->bits_per_cell, blocks->bits_shift);
-  return first + plane * g->blocks * g->pages + wordline * g->bits_per_cell +
+  uint32_t plane = page / g->bits_per_cell;
+  return first + plane * blocks->plane_stride + wordline * g->bits_per_cell +
          (page - plane * g->bits_per_cell);
 }
 
@@ -243,8 +297,8 @@ static uint32_t open_stripe(block_manager_t *blocks, block_stream_t stream) {
   opened->wear = youngest;
   opened->members = (uint16_t)members;
   opened->state = BLOCK_OPEN;
-  opened->stream = (uint8_t)stream;
-  blocks->stream_groups[stream] += members;
+  opened->stream = (uint16_t)stream;
+  blocks->streams[stream].groups += members;
   return stripe;
 }
 
@@ -252,24 +306,28 @@ static uint32_t open_stripe(block_manager_t *blocks, block_stream_t stream) {
 static void fill_stripe(block_manager_t *blocks, uint32_t stripe) {
   block_stripe_t *full = &blocks->stripes[stripe];
   full->state = BLOCK_FULL;
-  if (blocks->open_stripe[full->stream] == stripe) {
-    blocks->open_stripe[full->stream] = BLOCK_NONE;
+  if (blocks->streams[full->stream].open_stripe == stripe) {
+    blocks->streams[full->stream].open_stripe = BLOCK_NONE;
   }
 }
 
 uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free) {
-  uint32_t stripe = blocks->open_stripe[stream];
+  uint32_t stripe = blocks->streams[stream].open_stripe;
+  /* Free groups, not free stripes, measure the room: a unit short of groups (retired ones)
+   * leaves stripes that open with a hole, or not at all. */
+  bool reserve_reached = blocks->free_total <= keep_free * blocks->unit_count;
   if (stripe == BLOCK_NONE) {
-    /* Free groups, not free stripes, measure the room: a unit short of groups (retired ones)
-     * leaves stripes that open with a hole, or not at all. */
-    if (blocks->free_total <= keep_free * blocks->unit_count) {
+    if (reserve_reached) {
       return BLOCK_NONE;
     }
     stripe = open_stripe(blocks, stream);
     if (stripe == BLOCK_NONE) {
       return BLOCK_NONE;
     }
-    blocks->open_stripe[stream] = stripe;
+    blocks->streams[stream].open_stripe = stripe;
+    blocks->stripes[stripe].opened_keep_free = keep_free;
+  } else if (reserve_reached && blocks->stripes[stripe].opened_keep_free < keep_free) {
+    return BLOCK_NONE;
   }
   block_stripe_t *target = &blocks->stripes[stripe];
   uint32_t program = target->next_program;
@@ -319,7 +377,7 @@ void block_program_failed(block_manager_t *blocks, uint32_t first) {
     member->retired = 1;
     ++blocks->retired_groups;
     blocks->retired_valid_pages += member->valid_pages;
-    --blocks->stream_groups[failed->stream];
+    --blocks->streams[failed->stream].groups;
     --failed->members;
     if (failed->state == BLOCK_OPEN) {
       failed->next_program = next_live_program(blocks, stripe, failed->next_program);
@@ -341,9 +399,9 @@ void block_register_metrics(const block_manager_t *blocks) {
   metrics_counter32("retired.groups", &blocks->retired_groups);
   metrics_gauge32("retired.valid_pages_left", &blocks->retired_valid_pages);
   metrics_gauge32("blocks.free_groups", &blocks->free_total);
-  metrics_gauge32("blocks.host_groups", &blocks->stream_groups[BLOCK_STREAM_HOST]);
-  metrics_gauge32("blocks.gc_groups", &blocks->stream_groups[BLOCK_STREAM_GC]);
-  metrics_gauge32("blocks.translation_groups", &blocks->stream_groups[BLOCK_STREAM_TRANSLATION]);
+  for (uint32_t s = 0; s < blocks->stream_count; ++s) {
+    metrics_gauge32(blocks->streams[s].metric_name, &blocks->streams[s].groups);
+  }
 }
 
 void block_page_validate(block_manager_t *blocks, uint32_t vpn) {
@@ -401,7 +459,7 @@ void block_member_erased(block_manager_t *blocks, uint32_t stripe, uint32_t posi
     erased->state = BLOCK_GROUP_RETIRED;
     ++blocks->retired_groups;
   }
-  --blocks->stream_groups[blocks->stripes[stripe].stream];
+  --blocks->streams[blocks->stripes[stripe].stream].groups;
   member->first_ppn = BLOCK_NONE;
 }
 

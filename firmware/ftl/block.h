@@ -30,12 +30,24 @@
 
 #define BLOCK_NONE 0xFFFFFFFFu
 
-typedef enum block_stream {
+/* A placement stream: its own open stripe. The three every FTL has are registered by
+ * block_init; policies add theirs at boot (block_stream_add), e.g. a cold region. */
+typedef uint32_t block_stream_t;
+enum {
   BLOCK_STREAM_HOST = 0,
   BLOCK_STREAM_GC = 1,
   BLOCK_STREAM_TRANSLATION = 2,
-  BLOCK_STREAM_COUNT = 3
-} block_stream_t;
+  BLOCK_BUILTIN_STREAMS = 3
+};
+
+/* Room for "blocks.<name>_groups", the stream's gauge. */
+#define BLOCK_STREAM_METRIC_BYTES 48u
+
+typedef struct block_stream_state {
+  uint32_t open_stripe;  /* or BLOCK_NONE */
+  uint32_t groups;       /* member groups of its stripes, until erased or retired */
+  char metric_name[BLOCK_STREAM_METRIC_BYTES];
+} block_stream_state_t;
 
 typedef enum block_state {
   BLOCK_FREE = 0,   /* no members: its groups are back in their units' pools */
@@ -62,9 +74,10 @@ typedef struct block_stripe {
   uint32_t programmed_pages; /* pages allocated since it opened */
   uint32_t next_program;    /* while OPEN */
   uint32_t wear;            /* erase count of its least-worn member (static wear levelling) */
+  uint32_t opened_keep_free; /* the keep_free of the allocation that opened it */
   uint16_t members;         /* members programs still go to (not retired) */
+  uint16_t stream;          /* the stream that opened it */
   uint8_t state;            /* block_state_t */
-  uint8_t stream;           /* block_stream_t that opened it */
 } block_stripe_t;
 
 typedef enum block_rescue {
@@ -103,8 +116,9 @@ typedef struct block_manager {
                                  groups are retired) */
   uint32_t free_stripe_count;
   uint32_t *valid_bitmap;     /* one bit per page, by VPN */
-  uint32_t open_stripe[BLOCK_STREAM_COUNT]; /* each stream's, or BLOCK_NONE */
-  uint32_t stream_groups[BLOCK_STREAM_COUNT]; /* member groups of each stream's stripes */
+  block_stream_state_t *streams;
+  uint32_t stream_count;
+  uint32_t stream_capacity;
   uint32_t retired_groups;
   uint32_t retired_valid_pages; /* valid pages on retired members: data GC has still to move */
   uint32_t rescues_due;         /* members with BLOCK_RESCUE_DUE */
@@ -121,13 +135,22 @@ typedef struct block_manager {
   uint8_t bits_shift;
   uint8_t page_shift;
   uint8_t block_shift;
+  /* The first four are all powers of two (the usual geometry): block_vpn_to_ppn then takes
+   * shifts and masks alone. */
+  bool vpn_shifts;
+  uint32_t plane_stride; /* pages between the same page of two planes: blocks * pages */
 } block_manager_t;
 
 /* Sizes everything from the geometry and takes the tables from the arena; false when they do
  * not fit (the arena records what). alloc_order: BOOT_ALLOC_ORDER_LEVEL fields; it must name
- * each level once (block_order_valid). All groups start FREE with erase count 0. */
+ * each level once (block_order_valid). stream_capacity: the streams there may be, the three
+ * built-in ones (host, gc, translation) included. All groups start FREE with erase count 0. */
 bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
-                uint32_t alloc_order, arena_t *arena);
+                uint32_t alloc_order, uint32_t stream_capacity, arena_t *arena);
+
+/* A new stream named `name` (its gauge: blocks.<name>_groups); BLOCK_NONE when the capacity is
+ * reached or the name is too long. */
+block_stream_t block_stream_add(block_manager_t *blocks, const char *name);
 
 /* Whether alloc_order names each of the four levels exactly once. */
 bool block_order_valid(uint32_t alloc_order);
@@ -157,7 +180,10 @@ uint32_t block_group_ppn(const block_manager_t *blocks, uint32_t group, uint32_t
 
 /* The first VPN of the next program for `stream`: its open stripe's next program, or the first
  * of a stripe it opens when more than keep_free stripes' worth of groups (keep_free x units)
- * are free (the host keeps the GC reserve this way). BLOCK_NONE when there is no room. The program counts as written from now on; the
+ * are free (the host keeps the GC reserve this way). A stripe opened into a reserve (by a
+ * caller with a smaller keep_free, as GC appending to the host stream) takes programs of a
+ * caller with a larger one only while that caller's reserve is free, so the host cannot spend
+ * the reserve GC opened it from. BLOCK_NONE when there is no room. The program counts as written from now on; the
  * stripe turns FULL with its last one. Its pages are unsettled until block_page_settled. */
 uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free);
 
@@ -206,7 +232,9 @@ static inline uint32_t block_free_groups(const block_manager_t *blocks) {
 }
 
 /* Stripes the streams can hold open at once: one each. */
-static inline uint32_t block_max_open_stripes(void) { return BLOCK_STREAM_COUNT; }
+static inline uint32_t block_max_open_stripes(const block_manager_t *blocks) {
+  return blocks->stream_count;
+}
 
 /* Erase counts over the groups that are not retired. */
 typedef struct block_wear {

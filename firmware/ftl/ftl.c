@@ -379,25 +379,16 @@ static void start_write(page_request_t *request) {
 }
 
 static void run_trim(page_request_t *request) {
-  for (;;) {
-    /* A buffered copy being programmed is released after its mapping update: retried with
-     * the flash waiters, as the program's completion leads there. */
-    if (!wb_trim(&ftl.wb, request->lpn) || !tp_store_can_evict(&ftl.tp_store)) {
-      task_wait(TASK_WAIT_FLASH, &request->task);
-      return;
-    }
-    task_wake(TASK_WAIT_BUFFER, 1); /* the trim may have freed a slot */
-    uint32_t value;
-    if (ftl.scheme->update(request->lpn, VPN_UNMAPPED, &value) == MAP_HIT) {
-      if (value != VPN_UNMAPPED) {
-        block_page_invalidate(&ftl.blocks, value);
-      }
-      finish_request(request);
-      return;
-    }
-    if (!task_load_tp(&ftl.tp_store, value, &request->task, &request->waiter)) {
-      return;
-    }
+  /* A buffered copy being programmed is released after its mapping update: retried with the
+   * flash waiters, as the program's completion leads there. */
+  if (!wb_trim(&ftl.wb, request->lpn)) {
+    task_wait(TASK_WAIT_FLASH, &request->task);
+    return;
+  }
+  task_wake(TASK_WAIT_BUFFER, 1); /* the trim may have freed a slot */
+  if (task_map_update(ftl.scheme, &ftl.tp_store, &ftl.blocks, request->lpn, VPN_UNMAPPED,
+                      &request->task, &request->waiter)) {
+    finish_request(request);
   }
 }
 
@@ -528,25 +519,12 @@ static void new_command(const hic_event_t *event) {
 static void run_slot_update(task_t *task) {
   slot_update_t *update = LIST_ENTRY(task, slot_update_t, task);
   uint32_t lpn = ftl.wb.slots[update->slot].lpn;
-  for (;;) {
-    if (!tp_store_can_evict(&ftl.tp_store)) {
-      task_wait(TASK_WAIT_FLASH, task);
-      return;
-    }
-    uint32_t value;
-    if (ftl.scheme->update(lpn, update->vpn, &value) == MAP_HIT) {
-      if (value != VPN_UNMAPPED) {
-        block_page_invalidate(&ftl.blocks, value);
-      }
-      block_page_validate(&ftl.blocks, update->vpn);
-      block_page_settled(&ftl.blocks, update->vpn);
-      wb_release(&ftl.wb, update->slot);
-      task_wake(TASK_WAIT_BUFFER, 1);
-      return;
-    }
-    if (!task_load_tp(&ftl.tp_store, value, task, &update->waiter)) {
-      return;
-    }
+  if (task_map_update(ftl.scheme, &ftl.tp_store, &ftl.blocks, lpn, update->vpn, task,
+                      &update->waiter)) {
+    block_page_validate(&ftl.blocks, update->vpn);
+    block_page_settled(&ftl.blocks, update->vpn);
+    wb_release(&ftl.wb, update->slot);
+    task_wake(TASK_WAIT_BUFFER, 1);
   }
 }
 
@@ -743,21 +721,21 @@ void ftl_run(void) {
 
 /* GC must free a stripe when host data waits (the host's stripe is full and no more than the
  * GC reserve, ftl.gc.foreground_free, is free) or when fewer than the reserve are free. Either
- * way at most reserve + 2 stripes are not full: free ones and the GC and translation streams'
- * open ones. If the others hold more pages than can be valid (one per LPN and per TP), some
+ * way at most the reserve and one stripe per stream but the host's are not full: free ones and
+ * the other streams' open ones (GC, translation, and those policies added). If the others hold more pages than can be valid (one per LPN and per TP), some
  * collectable stripe has an invalid page. Bad blocks found later may still break this. */
 static bool spare_stripes_suffice(const char **problem) {
-  static char message[220];
+  static char message[256];
   const block_manager_t *b = &ftl.blocks;
-  uint32_t reserved = block_max_open_stripes() - 1u + ftl.boot->ftl_gc_foreground_free;
+  uint32_t reserved = block_max_open_stripes(b) - 1u + ftl.boot->ftl_gc_foreground_free;
   uint32_t stripes = b->stripe_count;
   uint64_t full_pages = stripes > reserved ? (uint64_t)(stripes - reserved) * b->stripe_pages : 0;
   if (full_pages > (uint64_t)ftl.lpn_count + ftl.tp_count) {
     return true;
   }
   fw_snprintf(message, sizeof message,
-              "over-provisioning too small for GC: %u stripes, %u open for GC and translation "
-              "pages or in reserve (ftl.gc.foreground_free), leave %u pages for %u LPNs and %u TPs "
+              "over-provisioning too small for GC: %u stripes, %u open for streams other than the "
+              "host's or in reserve (ftl.gc.foreground_free), leave %u pages for %u LPNs and %u TPs "
               "(raise ftl.op or nand.blocks)",
               (unsigned)stripes, (unsigned)reserved, (unsigned)full_pages,
               (unsigned)ftl.lpn_count, (unsigned)ftl.tp_count);
@@ -848,7 +826,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   }
   *problem = "the FTL's structures do not fit";
   bool fits = block_init(&ftl.blocks, geometry, boot->ftl_multi_plane != 0,
-                         boot->ftl_alloc_order, sram);
+                         boot->ftl_alloc_order, BLOCK_BUILTIN_STREAMS, sram);
   ftl.unit_pages = ftl.blocks.pages_per_program;
   fits &= flash_init(&ftl.flash, geometry, &ftl.blocks, FTL_FLASH_OPS, sram);
   arena_t *buffer_arena = boot->ftl_write_buffer_location == BOOT_MEMORY_DRAM ? dram : sram;

@@ -395,30 +395,17 @@ static void gc_move_finished(void) {
  * (the victim's page is then invalid, and so stays the new copy). */
 static void run_gc_move(task_t *task) {
   gc_move_t *move = LIST_ENTRY(task, gc_move_t, task);
-  for (;;) {
-    if (!block_page_valid(env.blocks, move->old_vpn)) {
-      block_page_settled(env.blocks, move->new_vpn);
-      gc_move_finished();
-      return;
-    }
-    if (!tp_store_can_evict(env.tp_store)) {
-      task_wait(TASK_WAIT_FLASH, task);
-      return;
-    }
-    uint32_t value;
-    if (env.scheme->update(move->lpn, move->new_vpn, &value) == MAP_HIT) {
-      if (value != VPN_UNMAPPED) {
-        block_page_invalidate(env.blocks, value);
-      }
-      block_page_validate(env.blocks, move->new_vpn);
-      block_page_settled(env.blocks, move->new_vpn);
-      ++counters.pages_moved;
-      gc_move_finished();
-      return;
-    }
-    if (!task_load_tp(env.tp_store, value, task, &move->waiter)) {
-      return;
-    }
+  if (!block_page_valid(env.blocks, move->old_vpn)) {
+    block_page_settled(env.blocks, move->new_vpn);
+    gc_move_finished();
+    return;
+  }
+  if (task_map_update(env.scheme, env.tp_store, env.blocks, move->lpn, move->new_vpn, task,
+                      &move->waiter)) {
+    block_page_validate(env.blocks, move->new_vpn);
+    block_page_settled(env.blocks, move->new_vpn);
+    ++counters.pages_moved;
+    gc_move_finished();
   }
 }
 
@@ -455,7 +442,9 @@ static void gc_program(void) {
     return;
   }
   env.blocks->gc_opens_most_worn = gc.batch_cold;
-  uint32_t vpn = block_alloc_wordline(env.blocks, BLOCK_STREAM_GC, 0);
+  /* One region: relocated pages go where host data goes, into the host's reserve if need be. */
+  block_stream_t stream = env.boot->ftl_gc_one_region ? BLOCK_STREAM_HOST : BLOCK_STREAM_GC;
+  uint32_t vpn = block_alloc_wordline(env.blocks, stream, 0);
   if (vpn == BLOCK_NONE) {
     fw_printf("ftl: no free stripe left for GC (%u free groups; %u groups retired as bad)\n",
               (unsigned)block_free_groups(env.blocks), (unsigned)env.blocks->retired_groups);

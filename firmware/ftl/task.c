@@ -54,6 +54,26 @@ bool task_run_ready(void) {
   return run_ready();
 }
 
+bool task_map_update(const map_scheme_t *scheme, tp_store_t *store, block_manager_t *blocks,
+                     uint32_t lpn, uint32_t vpn, task_t *task, tp_waiter_t *waiter) {
+  for (;;) {
+    if (!tp_store_can_evict(store)) {
+      task_wait(TASK_WAIT_FLASH, task);
+      return false;
+    }
+    uint32_t value;
+    if (scheme->update(lpn, vpn, &value) == MAP_HIT) {
+      if (value != VPN_UNMAPPED) {
+        block_page_invalidate(blocks, value);
+      }
+      return true;
+    }
+    if (!task_load_tp(store, value, task, waiter)) {
+      return false;
+    }
+  }
+}
+
 bool task_load_tp(tp_store_t *store, uint32_t tp, task_t *task, tp_waiter_t *waiter) {
   switch (tp_store_load(store, tp, waiter)) {
   case TP_LOAD_DONE:

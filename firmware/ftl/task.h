@@ -51,4 +51,12 @@ bool task_run_ready(void);
  * again at once. */
 bool task_load_tp(tp_store_t *store, uint32_t tp, task_t *task, tp_waiter_t *waiter);
 
+/* Records lpn -> vpn (VPN_UNMAPPED: a trim) through `scheme` on behalf of `task`, once the TP
+ * store has room for what the update may evict and the scheme holds the mapping (its TP loaded
+ * first when it does not). True when done: the page it replaced, if any, is invalid in
+ * `blocks`. False when the task waits (for room, or for the TP: `waiter` resumes it) and must
+ * call again. The one place the pipeline, trims and GC update mappings. */
+bool task_map_update(const map_scheme_t *scheme, tp_store_t *store, block_manager_t *blocks,
+                     uint32_t lpn, uint32_t vpn, task_t *task, tp_waiter_t *waiter);
+
 #endif

@@ -23,6 +23,8 @@ constexpr uint32_t kCWDP = order_of(BOOT_ALLOC_LEVEL_CHANNEL, BOOT_ALLOC_LEVEL_W
 constexpr uint32_t kPDWC = order_of(BOOT_ALLOC_LEVEL_PLANE, BOOT_ALLOC_LEVEL_DIE,
                                     BOOT_ALLOC_LEVEL_WAY, BOOT_ALLOC_LEVEL_CHANNEL);
 
+constexpr uint32_t kStreams = BLOCK_BUILTIN_STREAMS + 1;
+
 struct BlockTest : ::testing::Test {
   nand_geometry_t geometry{2, 2, 1, 2, 4, 8, 4096, 64, 2};  // 8 planes, 4 wordlines per block
   alignas(8) uint8_t memory[16384];
@@ -30,7 +32,7 @@ struct BlockTest : ::testing::Test {
   block_manager_t blocks;
   void SetUp() override { arena_init(&arena, memory, sizeof memory, FW_STATS_LOCATION_SRAM); }
   void init(bool multi_plane, uint32_t order) {
-    ASSERT_TRUE(block_init(&blocks, &geometry, multi_plane, order, &arena));
+    ASSERT_TRUE(block_init(&blocks, &geometry, multi_plane, order, kStreams, &arena));
   }
   uint32_t ppn(uint32_t channel, uint32_t way, uint32_t plane, uint32_t block, uint32_t page) {
     nand_address_t a{channel, way, 0, plane, block, page};
@@ -46,10 +48,12 @@ struct BlockTest : ::testing::Test {
       block_page_settled(&blocks, first + i);
     }
   }
-  // Takes and settles every program left in the stream's open stripe.
+  // Takes and settles every program left in the stream's open stripe (one it opens if none).
   void fill(block_stream_t stream, bool valid = true) {
-    const uint32_t stripe = blocks.open_stripe[stream];
-    while (blocks.open_stripe[stream] == stripe) settle(alloc(stream), valid);
+    const uint32_t first = alloc(stream);
+    settle(first, valid);
+    const uint32_t stripe = block_stripe_of(&blocks, first);
+    while (blocks.streams[stream].open_stripe == stripe) settle(alloc(stream), valid);
   }
   // Erases every member of a collected stripe.
   void erase(uint32_t stripe) {
@@ -102,11 +106,49 @@ TEST_F(BlockTest, PdwcStripesPlanesFirstAndStreamsOpenStripesOfTheirOwn) {
   EXPECT_EQ(tp, 2u * blocks.stripe_pages);
   EXPECT_EQ(block_vpn_to_ppn(&blocks, tp), ppn(0, 0, 0, 2, 0));
   EXPECT_EQ(blocks.stripes[block_stripe_of(&blocks, gc)].stream, BLOCK_STREAM_GC);
-  EXPECT_EQ(block_max_open_stripes(), 3u);
+  EXPECT_EQ(block_max_open_stripes(&blocks), 3u);
   EXPECT_EQ(blocks.free_stripe_count, 1u);
   EXPECT_EQ(block_free_groups(&blocks), 8u * 4u - 3u * 8u);
-  // An open stripe goes on whatever keep_free asks.
-  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 4), 3u * blocks.pages_per_program);
+  // An open stripe goes on for callers with the keep_free that opened it.
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 3), 3u * blocks.pages_per_program);
+}
+
+TEST_F(BlockTest, StreamsAddedAtBootOpenStripesOfTheirOwnAndReportTheirGroups) {
+  init(false, kCWDP);
+  fw_stats_t stats{};
+  metrics_init(&stats);
+  const block_stream_t cold = block_stream_add(&blocks, "cold");
+  EXPECT_EQ(cold, BLOCK_BUILTIN_STREAMS);
+  EXPECT_EQ(block_stream_add(&blocks, "one_too_many"), BLOCK_NONE) << "the capacity is 4";
+  EXPECT_EQ(block_max_open_stripes(&blocks), 4u);
+  block_register_metrics(&blocks);
+  const uint32_t host = alloc(BLOCK_STREAM_HOST);
+  const uint32_t cold_first = alloc(cold);
+  EXPECT_NE(block_stripe_of(&blocks, cold_first), block_stripe_of(&blocks, host));
+  EXPECT_EQ(alloc(cold), cold_first + blocks.pages_per_program);
+  EXPECT_EQ(blocks.stripes[block_stripe_of(&blocks, cold_first)].stream, cold);
+  const auto *groups = static_cast<const uint32_t *>(metrics_find("blocks.cold_groups"));
+  ASSERT_NE(groups, nullptr);
+  EXPECT_EQ(*groups, blocks.unit_count);
+}
+
+TEST_F(BlockTest, AStripeOpenedIntoTheReserveServesOnlyCallersWithinIt) {
+  init(false, kCWDP);
+  fill(BLOCK_STREAM_HOST);
+  fill(BLOCK_STREAM_HOST);
+  fill(BLOCK_STREAM_HOST);
+  // One stripe's worth left: the host (reserve 1) is blocked, GC (reserve 0) opens it.
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 1), BLOCK_NONE);
+  const uint32_t gc = alloc(BLOCK_STREAM_HOST, 0);
+  ASSERT_NE(gc, BLOCK_NONE);
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 1), BLOCK_NONE) << "the host must not spend GC's reserve";
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 0), gc + blocks.pages_per_program);
+}
+
+TEST_F(BlockTest, AStreamNameTooLongForItsGaugeIsRefused) {
+  init(false, kCWDP);
+  EXPECT_EQ(block_stream_add(&blocks, "a_name_far_too_long_for_the_gauge_it_gets"), BLOCK_NONE);
+  EXPECT_EQ(block_stream_add(&blocks, "fits"), BLOCK_BUILTIN_STREAMS);
 }
 
 TEST_F(BlockTest, VpnToPpnFollowsTheMembersForAnyGeometry) {
@@ -133,12 +175,16 @@ TEST_F(BlockTest, VpnToPpnFollowsTheMembersForAnyGeometry) {
                                                   i % geometry.bits_per_cell) +
               plane * geometry.blocks * geometry.pages;
           ASSERT_EQ(block_vpn_to_ppn(&blocks, first + i), expected) << first + i;
+          ASSERT_EQ(block_member_of(&blocks, first + i), position);  // stripe 0
+          ASSERT_EQ(block_member_page_vpn(&blocks, position,
+                                          wordline * blocks.pages_per_program + i),
+                    first + i);
           ASSERT_EQ(block_group_of(&blocks, expected), group);
           seen.insert(expected);
         }
       }
       EXPECT_EQ(seen.size(), blocks.stripe_pages) << "one physical page per VPN";
-      EXPECT_EQ(blocks.open_stripe[BLOCK_STREAM_HOST], BLOCK_NONE) << "the stripe is full";
+      EXPECT_EQ(blocks.streams[BLOCK_STREAM_HOST].open_stripe, BLOCK_NONE) << "the stripe is full";
       EXPECT_EQ(blocks.stripes[0].state, BLOCK_FULL);
     }
   }
@@ -170,7 +216,7 @@ TEST_F(BlockTest, StripesFillSettleAndDynamicWearLevellingTakesTheLeastWornOfEac
   const uint32_t first = alloc(BLOCK_STREAM_HOST);
   const uint32_t stripe = block_stripe_of(&blocks, first);
   std::vector<uint32_t> programs{first};
-  while (blocks.open_stripe[BLOCK_STREAM_HOST] == stripe) programs.push_back(alloc(BLOCK_STREAM_HOST));
+  while (blocks.streams[BLOCK_STREAM_HOST].open_stripe == stripe) programs.push_back(alloc(BLOCK_STREAM_HOST));
   EXPECT_EQ(programs.size(), blocks.programs_per_stripe);
   EXPECT_EQ(blocks.stripes[stripe].state, BLOCK_FULL);
   for (uint32_t program : programs) settle(program, program != first);
@@ -240,16 +286,16 @@ TEST_F(BlockTest, EachStreamCountsTheGroupsItsStripesHold) {
   const uint32_t host = alloc(BLOCK_STREAM_HOST);
   const uint32_t gc = alloc(BLOCK_STREAM_GC);
   const uint32_t tp = alloc(BLOCK_STREAM_TRANSLATION);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 8u);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_GC], 8u);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_TRANSLATION], 8u);
+  EXPECT_EQ(blocks.streams[BLOCK_STREAM_HOST].groups, 8u);
+  EXPECT_EQ(blocks.streams[BLOCK_STREAM_GC].groups, 8u);
+  EXPECT_EQ(blocks.streams[BLOCK_STREAM_TRANSLATION].groups, 8u);
   EXPECT_EQ(*static_cast<const uint32_t *>(metrics_find("blocks.free_groups")), 8u);
   block_program_failed(&blocks, gc);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_GC], 7u);
+  EXPECT_EQ(blocks.streams[BLOCK_STREAM_GC].groups, 7u);
   settle(host, false);
   block_mark_victim(&blocks, block_stripe_of(&blocks, host));
   erase(block_stripe_of(&blocks, host));
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 0u);
+  EXPECT_EQ(blocks.streams[BLOCK_STREAM_HOST].groups, 0u);
   // A member whose erase fails is retired and stays out of the pool.
   const uint32_t tp_stripe = block_stripe_of(&blocks, tp);
   block_mark_victim(&blocks, tp_stripe);
@@ -258,7 +304,7 @@ TEST_F(BlockTest, EachStreamCountsTheGroupsItsStripesHold) {
     block_member_erased(&blocks, tp_stripe, position, true);
   }
   block_stripe_erased(&blocks, tp_stripe);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_TRANSLATION], 0u);
+  EXPECT_EQ(blocks.streams[BLOCK_STREAM_TRANSLATION].groups, 0u);
   EXPECT_EQ(blocks.retired_groups, 2u);
   EXPECT_EQ(block_free_groups(&blocks), 8u * 4u - 8u - 1u);  // GC stripe, failed erase
   EXPECT_EQ(blocks.free_stripe_count, 3u);
@@ -286,7 +332,7 @@ TEST_F(BlockTest, ARetiredMemberLeavesAHoleProgramsSkip) {
   EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 0u);
   EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 1u);
   block_program_failed(&blocks, 1);
-  EXPECT_EQ(blocks.stream_groups[BLOCK_STREAM_HOST], 1u);
+  EXPECT_EQ(blocks.streams[BLOCK_STREAM_HOST].groups, 1u);
   EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 2u);
   EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 4u);
   EXPECT_EQ(alloc(BLOCK_STREAM_HOST), 6u);

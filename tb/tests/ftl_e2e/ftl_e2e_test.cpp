@@ -165,6 +165,23 @@ TEST_P(FtlScheme, GcStress) {
   EXPECT_GE(phase(run, 2)["host_read_pages"].get<uint64_t>(), kHostPages);
 }
 
+TEST(FtlOneRegion, GcRelocationsJoinTheHostStreamAndNoGcStripeOpens) {
+  // ftl.gc.one_region: the 2R paper's 1R baseline. GC still moves pages, into the host stream's
+  // stripes, and every page reads back.
+  const E2eRun run = run_scenario(
+      "one_region",
+      device_yaml("dftl") + "ftl: {gc: {one_region: true}}\n" +
+          fill_then_verify(kHostBytes, stream_phase("overwrite", bytes(kHostBytes),
+                                                    "pattern: random, read_fraction: 0.0, "
+                                                    "size: 8KiB, queue_depth: 32")));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& overwrite = phase(run, 1);
+  EXPECT_GT(overwrite["gc"]["pages_moved"].get<uint64_t>(), 0u);
+  EXPECT_GT(overwrite["pages_programmed"]["gc"].get<uint64_t>(), 0u);
+  EXPECT_EQ(run.stats["ftl"]["run"]["blocks"]["gc_groups"].get<uint64_t>(), 0u);
+  EXPECT_GT(run.stats["ftl"]["run"]["blocks"]["host_groups"].get<uint64_t>(), 0u);
+}
+
 TEST_P(FtlScheme, TrimmedPagesReadAsTrimmed) {
   const uint64_t set = 8 << 20;
   const E2eRun run = run_scenario(

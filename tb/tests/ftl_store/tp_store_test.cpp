@@ -125,7 +125,7 @@ struct TpStoreTest : ::testing::Test {
     arena_init(&arena, memory.data(), (uint32_t)memory.size(), FW_STATS_LOCATION_SRAM);
     entries_per_tp = geometry.page_bytes / 4u;
     record.entries_per_tp = entries_per_tp;
-    ASSERT_TRUE(block_init(&blocks, &geometry, multi_plane, kCwdp, &arena));
+    ASSERT_TRUE(block_init(&blocks, &geometry, multi_plane, kCwdp, BLOCK_BUILTIN_STREAMS, &arena));
     flash = std::make_unique<FakeFlash>(geometry, &blocks, records, &arena);
     ASSERT_TRUE(gtd_init(&gtd, tp_count, &arena));
     ASSERT_TRUE(tp_store_init(&store, &scheme, flash->layer(), &blocks, &gtd, entries_per_tp,
