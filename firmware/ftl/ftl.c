@@ -118,15 +118,17 @@ static struct {
   list_node_t flush_queue;
   bool flushing;
 
-  page_request_t requests[FTL_PAGE_REQUESTS];
-  uint32_t free_requests[FTL_PAGE_REQUESTS];
+  page_request_t *requests; /* request_count of them (ftl.page_requests) */
+  uint32_t *free_requests;
+  uint32_t request_count;
   uint32_t free_request_count;
   hash_table_t lpn_tail; /* LPN -> the last request queued on it */
 
-  uint8_t *read_slots;
-  uint32_t free_read_slots[FTL_READ_SLOTS];
+  uint8_t *read_slots; /* read_slot_count pages (ftl.read_slots) */
+  uint32_t *free_read_slots;
+  uint32_t read_slot_count;
   uint32_t free_read_slot_count;
-  uint32_t read_slot_owner[FTL_READ_SLOTS];
+  uint32_t *read_slot_owner;
   uint32_t *wb_slot_owner; /* the write request filling each slot */
   slot_update_t *updates;  /* per write-buffer slot */
   uint8_t *filler_slot;    /* a zero page for padding user wordlines */
@@ -420,7 +422,7 @@ static void resume_request(tp_waiter_t *waiter) {
 static void transfer_done(const hic_event_t *event) {
   uint8_t *buffer = (uint8_t *)(uintptr_t)event->buffer;
   if (buffer >= ftl.read_slots &&
-      buffer < ftl.read_slots + FTL_READ_SLOTS * ftl.geometry.page_bytes) {
+      buffer < ftl.read_slots + ftl.read_slot_count * ftl.geometry.page_bytes) {
     uint32_t slot = (uint32_t)(buffer - ftl.read_slots) / ftl.geometry.page_bytes;
     page_request_t *request = &ftl.requests[ftl.read_slot_owner[slot]];
     release_read_slot(slot);
@@ -679,7 +681,7 @@ static void take_events(void) {
 }
 
 static bool host_idle(void) {
-  return list_empty(&ftl.dispatch_queue) && ftl.free_request_count == FTL_PAGE_REQUESTS &&
+  return list_empty(&ftl.dispatch_queue) && ftl.free_request_count == ftl.request_count &&
          list_empty(&ftl.flush_queue);
 }
 
@@ -828,7 +830,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   bool fits = block_init(&ftl.blocks, geometry, boot->ftl_multi_plane != 0,
                          boot->ftl_alloc_order, BLOCK_BUILTIN_STREAMS, sram);
   ftl.unit_pages = ftl.blocks.pages_per_program;
-  fits &= flash_init(&ftl.flash, geometry, &ftl.blocks, FTL_FLASH_OPS, sram);
+  fits &= flash_init(&ftl.flash, geometry, &ftl.blocks, boot->ftl_flash_ops, sram);
   arena_t *buffer_arena = boot->ftl_write_buffer_location == BOOT_MEMORY_DRAM ? dram : sram;
   if (buffer_arena == 0) {
     *problem = "the write buffer is placed in DRAM but there is none (ftl.write_buffer.location)";
@@ -840,15 +842,25 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   if (!spare_stripes_suffice(problem)) {
     return FTL_INIT_BAD_CONFIG;
   }
-  uint32_t waiters = FTL_PAGE_REQUESTS + boot->ftl_write_buffer_pages + ftl.unit_pages;
+  ftl.request_count = boot->ftl_page_requests;
+  ftl.read_slot_count = boot->ftl_read_slots;
+  uint32_t waiters = ftl.request_count + boot->ftl_write_buffer_pages + ftl.unit_pages;
   fits &= tp_store_init(&ftl.tp_store, ftl.scheme, &ftl.flash, &ftl.blocks, &ftl.gtd,
-                        ftl.entries_per_tp, waiters, sram);
+                        ftl.entries_per_tp, waiters, boot->ftl_tp_load_frames, sram);
   ftl.max_commands = host->max_commands;
   ftl.commands = (command_t *)arena_alloc(sram, "host_commands",
                                           ftl.max_commands * (uint32_t)sizeof(command_t));
-  fits &= hash_init(&ftl.lpn_tail, sram, "lpn_order_index", FTL_PAGE_REQUESTS);
+  fits &= hash_init(&ftl.lpn_tail, sram, "lpn_order_index", ftl.request_count);
+  ftl.requests = (page_request_t *)arena_alloc(sram, "page_requests",
+                                               ftl.request_count * sizeof(page_request_t));
+  ftl.free_requests = (uint32_t *)arena_alloc(sram, "page_request_free_list",
+                                              ftl.request_count * sizeof(uint32_t));
   ftl.read_slots = (uint8_t *)arena_alloc(sram, "read_slots",
-                                          FTL_READ_SLOTS * geometry->page_bytes);
+                                          ftl.read_slot_count * geometry->page_bytes);
+  ftl.free_read_slots = (uint32_t *)arena_alloc(sram, "read_slot_free_list",
+                                                ftl.read_slot_count * sizeof(uint32_t));
+  ftl.read_slot_owner = (uint32_t *)arena_alloc(sram, "read_slot_owners",
+                                                ftl.read_slot_count * sizeof(uint32_t));
   ftl.wb_slot_owner = (uint32_t *)arena_alloc(
       sram, "write_buffer_owners", boot->ftl_write_buffer_pages * (uint32_t)sizeof(uint32_t));
   ftl.updates = (slot_update_t *)arena_alloc(
@@ -878,8 +890,9 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.env.tp_count = ftl.tp_count;
   ftl.env.write_back_patches = env_write_back_patches;
   ftl.env.write_back_page = env_write_back_page;
-  if (!fits || ftl.commands == 0 || ftl.read_slots == 0 || ftl.wb_slot_owner == 0 ||
-      ftl.updates == 0 || ftl.filler_slot == 0 ||
+  if (!fits || ftl.commands == 0 || ftl.requests == 0 || ftl.free_requests == 0 ||
+      ftl.read_slots == 0 || ftl.free_read_slots == 0 || ftl.read_slot_owner == 0 ||
+      ftl.wb_slot_owner == 0 || ftl.updates == 0 || ftl.filler_slot == 0 ||
       ftl.event_ring == 0 || ftl.request_ring == 0) {
     return FTL_INIT_NO_MEMORY;
   }
@@ -897,16 +910,16 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   list_init(&ftl.dispatch_queue);
   list_init(&ftl.flush_queue);
   task_init();
-  for (uint32_t i = 0; i < FTL_PAGE_REQUESTS; ++i) {
+  for (uint32_t i = 0; i < ftl.request_count; ++i) {
     ftl.requests[i].task.run = run_request;
     ftl.requests[i].waiter.resume = resume_request;
-    ftl.free_requests[i] = FTL_PAGE_REQUESTS - 1u - i;
+    ftl.free_requests[i] = ftl.request_count - 1u - i;
   }
-  ftl.free_request_count = FTL_PAGE_REQUESTS;
-  for (uint32_t i = 0; i < FTL_READ_SLOTS; ++i) {
+  ftl.free_request_count = ftl.request_count;
+  for (uint32_t i = 0; i < ftl.read_slot_count; ++i) {
     ftl.free_read_slots[i] = i;
   }
-  ftl.free_read_slot_count = FTL_READ_SLOTS;
+  ftl.free_read_slot_count = ftl.read_slot_count;
   for (uint32_t i = 0; i < boot->ftl_write_buffer_pages; ++i) {
     ftl.updates[i].task.run = run_slot_update;
     ftl.updates[i].waiter.resume = resume_slot_update;

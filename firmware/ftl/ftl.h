@@ -19,11 +19,6 @@
 #include "lib/arena.h"
 #include "nand_geometry.h"
 
-/* Page requests in flight, buffers for host reads, and flash operation records. */
-#define FTL_PAGE_REQUESTS 64u
-#define FTL_READ_SLOTS 16u
-#define FTL_FLASH_OPS 48u
-
 typedef enum ftl_init_result {
   FTL_INIT_OK,
   FTL_INIT_NO_MEMORY,  /* a structure or the scheme's minimum does not fit: see the arenas */

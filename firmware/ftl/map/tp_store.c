@@ -30,7 +30,7 @@ static uint32_t newest_frame(const tp_store_t *store, uint32_t tp) {
 
 bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t *flash,
                    block_manager_t *blocks, gtd_t *gtd, uint32_t entries_per_tp,
-                   uint32_t waiter_capacity, arena_t *arena) {
+                   uint32_t waiter_capacity, uint32_t load_frames, arena_t *arena) {
   store->scheme = scheme;
   store->flash = flash;
   store->blocks = blocks;
@@ -39,7 +39,7 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   store->entries_per_tp = entries_per_tp;
   store->page_bytes = entries_per_tp * (uint32_t)sizeof(uint32_t);
   store->frame_count =
-      blocks->pages_per_program + TP_STORE_RESERVE_FRAMES + TP_STORE_LOAD_FRAMES;
+      blocks->pages_per_program + TP_STORE_RESERVE_FRAMES + load_frames;
   store->waiter_capacity = waiter_capacity;
   store->programs_in_flight = 0;
   store->reads_in_flight = 0;

@@ -38,8 +38,6 @@
 #define TP_STORE_RESERVE_RECORDS 2u
 /* Most pages one translation wordline program writes (the FTL refuses larger geometries). */
 #define TP_STORE_MAX_UNIT_PAGES 64u
-/* Frames for loads in flight beyond the reserve and a wordline of dirty TPs. */
-#define TP_STORE_LOAD_FRAMES 8u
 
 typedef struct tp_waiter tp_waiter_t;
 struct tp_waiter {
@@ -106,10 +104,11 @@ typedef struct tp_store {
 } tp_store_t;
 
 /* waiter_capacity: the most waiters that can exist at once (page requests, buffer slots, GC
- * moves). False when the frames do not fit in the arena. */
+ * moves); load_frames: frames for loads in flight beyond the writeback reserve and a wordline
+ * of dirty TPs (ftl.tp_load_frames). False when the frames do not fit in the arena. */
 bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t *flash,
                    block_manager_t *blocks, gtd_t *gtd, uint32_t entries_per_tp,
-                   uint32_t waiter_capacity, arena_t *arena);
+                   uint32_t waiter_capacity, uint32_t load_frames, arena_t *arena);
 
 /* Registers the counters as metrics (lib/metrics.h). */
 void tp_store_register_metrics(const tp_store_t *store);

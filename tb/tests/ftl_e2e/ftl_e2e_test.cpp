@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "tb/report/stats_report.h"
@@ -163,6 +164,43 @@ TEST_P(FtlScheme, GcStress) {
   EXPECT_GT(groups["gc_groups"].get<uint64_t>(), 0u);
   // The verify phase reads every page (its last 64 KiB read wraps around).
   EXPECT_GE(phase(run, 2)["host_read_pages"].get<uint64_t>(), kHostPages);
+}
+
+TEST(FtlMemoryShape, TheBufferKeysSizeTheirRegionsAndASmallControllerServes) {
+  // Near RQFTL's mobile part (its section 7: 512 KiB of SRAM holding a 256 KiB L2P cache, a
+  // 128 KiB write buffer and the GTD): the same cache and buffer with the firmware's own buffers
+  // cut down by keys, on a 1 GiB QLC device. It takes 640 KiB of SRAM: the translation-page
+  // frames and GC slots of a whole multi-plane QLC wordline, the read slots and the padding
+  // pages do not fit in the last 128 KiB yet.
+  const std::string yaml =
+      "name: small_controller\nseed: 5\n"
+      "sram: {size: 640KiB}\n"
+      "nand: {channels: 2, ways: 2, dies: 1, planes: 2, blocks: 128, pages: 256, "
+      "page_size: 4KiB}\n"
+      "firmware: {scheme: dftl}\n"
+      "host: {oracle: true}\n"
+      "ftl: {map_budget: 256KiB, write_buffer: {pages: 32}, page_requests: 16, read_slots: 4, "
+      "flash_ops: 16, tp_load_frames: 4}\n"
+      "workload:\n  phases:\n" +
+      fill_phase(64 << 20) +
+      stream_phase("mix", requests(3000),
+                   "pattern: random, read_fraction: 0.6, size: 4KiB, queue_depth: 16, "
+                   "working_set: 67108864") +
+      verify_phase(64 << 20);
+  const E2eRun run = run_scenario("small_controller", yaml);
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& memory = run.stats["ftl"]["memory"];
+  EXPECT_LE(memory["sram"]["used_bytes"].get<uint64_t>(), 640u << 10);
+  std::map<std::string, uint64_t> regions;
+  for (const nlohmann::json& region : memory["regions"]) regions[region["name"]] = region["bytes"];
+  EXPECT_EQ(regions["write_buffer_data"], 128u << 10);
+  EXPECT_EQ(regions["read_slots"], 4u * 4096u) << "ftl.read_slots";
+  EXPECT_EQ(regions["page_requests"] % 16u, 0u) << "ftl.page_requests";
+  EXPECT_GT(regions["page_requests"], 0u);
+  // A QLC multi-plane wordline is 8 pages: 8 + 8 (writeback reserve) + 4 load frames.
+  EXPECT_EQ(regions["tp_frame_pages"], 20u * 4096u) << "ftl.tp_load_frames";
+  EXPECT_GT(regions["gtd"], 0u);
+  EXPECT_LE(regions["gtd"], 128u << 10);
 }
 
 TEST(FtlOneRegion, GcRelocationsJoinTheHostStreamAndNoGcStripeOpens) {

@@ -95,6 +95,8 @@ void record_resume(tp_waiter_t *waiter) {
 
 // MLC, two planes programmed together: a translation wordline is 4 pages, page i on plane i / 2.
 constexpr nand_geometry_t kMlcTwoPlanes{1, 1, 1, 2, 16, 8, 64, 16, 2};
+// Frames for loads in flight (ftl.tp_load_frames, its default).
+constexpr uint32_t kLoadFrames = 8;
 
 struct TpStoreTest : ::testing::Test {
   nand_geometry_t geometry = kMlcTwoPlanes;
@@ -129,7 +131,7 @@ struct TpStoreTest : ::testing::Test {
     flash = std::make_unique<FakeFlash>(geometry, &blocks, records, &arena);
     ASSERT_TRUE(gtd_init(&gtd, tp_count, &arena));
     ASSERT_TRUE(tp_store_init(&store, &scheme, flash->layer(), &blocks, &gtd, entries_per_tp,
-                              waiter_capacity, &arena));
+                              waiter_capacity, kLoadFrames, &arena));
   }
 
   uint32_t unit_pages() const { return blocks.pages_per_program; }
