@@ -5,8 +5,7 @@
  * interrupt handler only copies completions into a firmware queue; flash_drain, called from the
  * main loop, runs the callbacks. A record returns to the pool when its callback returns.
  *
- * The OOB of a user page holds its LPN (word 0); the OOB of a translation page holds its TP
- * number with FLASH_OOB_TRANSLATION set, so GC can tell them apart. */
+ * What each page's OOB holds is interface/oob_layout.h's. */
 #ifndef SSDVP_FIRMWARE_FTL_FLASH_H
 #define SSDVP_FIRMWARE_FTL_FLASH_H
 
@@ -17,9 +16,8 @@
 #include "lib/arena.h"
 #include "nand_geometry.h"
 #include "nfc_desc.h"
+#include "oob_layout.h"
 
-#define FLASH_OOB_TRANSLATION 0x80000000u
-#define FLASH_OOB_FILLER 0xFFFFFFFEu /* a padding page: no LPN */
 
 typedef struct flash_op flash_op_t;
 typedef void (*flash_done_fn)(flash_op_t *op, uint32_t status);

@@ -299,7 +299,7 @@ static void translate(page_request_t *request) {
 static void request_read_done(flash_op_t *op, uint32_t status) {
   page_request_t *request = (page_request_t *)op->owner;
   if (request->predicted) {
-    uint32_t stored_lpn = flash_oob(&ftl.flash, op, 0)[0];
+    uint32_t stored_lpn = flash_oob(&ftl.flash, op, 0)[OOB_WORD_OWNER];
     bool right = status != NFC_STATUS_OK || stored_lpn == request->lpn;
     if (request->first_predicted) {
       request->first_predicted = false;
@@ -540,7 +540,7 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
   if (status != NFC_STATUS_OK) {
     block_program_failed(&ftl.blocks, op->vpn);
     for (uint32_t i = 0; i < count; ++i) {
-      wb_requeue(&ftl.wb, flash_oob(&ftl.flash, op, i)[1]);
+      wb_requeue(&ftl.wb, flash_oob(&ftl.flash, op, i)[OOB_WORD_SOURCE]);
     }
     return;
   }
@@ -550,7 +550,7 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
       block_page_settled(&ftl.blocks, vpn); /* padding */
       continue;
     }
-    uint32_t slot = flash_oob(&ftl.flash, op, i)[1];
+    uint32_t slot = flash_oob(&ftl.flash, op, i)[OOB_WORD_SOURCE];
     wb_programmed(&ftl.wb, slot);
     slot_update_t *update = &ftl.updates[slot];
     update->slot = slot;
@@ -594,11 +594,11 @@ static void program_write_buffer(bool force) {
       if (i < count) {
         wb_start_program(&ftl.wb, picked[i]);
         flash_io_user(&ftl.flash, op, i, wb_data(&ftl.wb, picked[i]), true);
-        oob[0] = ftl.wb.slots[picked[i]].lpn;
-        oob[1] = picked[i];
+        oob[OOB_WORD_OWNER] = ftl.wb.slots[picked[i]].lpn;
+        oob[OOB_WORD_SOURCE] = picked[i];
       } else {
         flash_io_user(&ftl.flash, op, i, ftl.filler_slot, true);
-        oob[0] = FLASH_OOB_FILLER;
+        oob[OOB_WORD_OWNER] = OOB_FILLER;
         ++ftl.counters.padding_host;
       }
     }
@@ -818,6 +818,11 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   }
   if (ftl.grouping == 0 || ftl.victim_policy == 0 || !block_order_valid(boot->ftl_alloc_order)) {
     *problem = "bad ftl.fsp.policy, ftl.gc.victim or ftl.alloc_order";
+    return FTL_INIT_BAD_CONFIG;
+  }
+  if (geometry->oob_bytes < OOB_FTL_BYTES) {
+    *problem = "nand.oob_size is below the 8 bytes the FTL's OOB layout needs "
+               "(interface/oob_layout.h)";
     return FTL_INIT_BAD_CONFIG;
   }
   uint32_t unit_pages = geometry->bits_per_cell * (boot->ftl_multi_plane ? geometry->planes : 1u);

@@ -299,7 +299,7 @@ static void gc_read_done(flash_op_t *op, uint32_t status) {
               (unsigned)status);
     system_fault();
   }
-  move->lpn = flash_oob(env.flash, op, 0)[0];
+  move->lpn = flash_oob(env.flash, op, 0)[OOB_WORD_OWNER];
   if (--gc.pending == 0) {
     gc.stage = GC_SCAN;
     task_schedule(&gc.task);
@@ -455,10 +455,10 @@ static void gc_program(void) {
     uint32_t *oob = flash_oob(env.flash, op, i);
     if (i < gc.batch) {
       flash_io_user(env.flash, op, i, gc.slots + i * env.blocks->geometry.page_bytes, true);
-      oob[0] = gc.moves[i].lpn;
+      oob[OOB_WORD_OWNER] = gc.moves[i].lpn;
     } else {
       flash_io_user(env.flash, op, i, env.filler_page, true);
-      oob[0] = FLASH_OOB_FILLER;
+      oob[OOB_WORD_OWNER] = OOB_FILLER;
       ++counters.padding;
     }
   }

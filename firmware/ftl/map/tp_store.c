@@ -487,12 +487,12 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
         --store->dirty_count;
         frame->state = FRAME_PROGRAMMING;
         flash_io_meta(store->flash, op, i, frame->entries);
-        oob[0] = frame->tp | FLASH_OOB_TRANSLATION;
-        oob[1] = frame_index(store, frame);
+        oob[OOB_WORD_OWNER] = frame->tp | OOB_TRANSLATION;
+        oob[OOB_WORD_SOURCE] = frame_index(store, frame);
         ++store->counters.programmed;
       } else {
         flash_io_meta(store->flash, op, i, store->filler_page);
-        oob[0] = FLASH_OOB_FILLER;
+        oob[OOB_WORD_OWNER] = OOB_FILLER;
         ++store->counters.padding;
       }
     }
@@ -520,7 +520,7 @@ static void program_done(flash_op_t *op, uint32_t status) {
     block_wordline_settled(store->blocks, op->vpn);
   }
   for (uint32_t i = 0; i < count; ++i) {
-    tp_frame_t *frame = &store->frames[flash_oob(store->flash, op, i)[1]];
+    tp_frame_t *frame = &store->frames[flash_oob(store->flash, op, i)[OOB_WORD_SOURCE]];
     if (status != NFC_STATUS_OK) {
       /* Rewritten elsewhere: first in line again. */
       frame->state = FRAME_DIRTY;

@@ -327,6 +327,14 @@ TEST(FtlBudget, OverBudgetSramFailsAtBootWithTheBreakdown) {
   }
 }
 
+TEST(FtlBudget, AnOobTooSmallForTheLayoutFailsAtBootNamingTheKey) {
+  const E2eRun run = run_scenario("small_oob", device_yaml("ideal"), "--set nand.oob_size=4B");
+  EXPECT_NE(run.process.exit_code, 0) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "nand.oob_size")) << run.process.output;
+  ASSERT_TRUE(run.stats.contains("ftl")) << run.process.output;
+  EXPECT_FALSE(run.stats["ftl"]["boot_complete"].get<bool>());
+}
+
 TEST(FtlBudget, OverProvisioningTooSmallForGcFailsAtBoot) {
   // 2 % OP leaves 82 spare pages; the GC and translation streams' open stripes and the GC
   // reserve alone take 4 stripes of 64.

@@ -547,7 +547,7 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
     uint32_t vpn = first + i;
     EXPECT_EQ(gtd_get(&gtd, i), vpn) << "TP " << i << " is page " << i << " of the wordline";
     EXPECT_EQ(flash->data(vpn), content(i, 0));
-    EXPECT_EQ(flash->oob(vpn)[0], i | FLASH_OOB_TRANSLATION);
+    EXPECT_EQ(flash->oob(vpn)[OOB_WORD_OWNER], i | OOB_TRANSLATION);
   }
   EXPECT_EQ(store.counters.programmed, 4u);
   EXPECT_EQ(store.counters.padding, 0u);
@@ -563,7 +563,7 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
   EXPECT_EQ(gtd_get(&gtd, 10), first);
   EXPECT_EQ(gtd_get(&gtd, 11), first + 1);
   for (uint32_t i = 2; i < 4; ++i) {
-    EXPECT_EQ(flash->oob(first + i)[0], FLASH_OOB_FILLER);
+    EXPECT_EQ(flash->oob(first + i)[OOB_WORD_OWNER], OOB_FILLER);
     EXPECT_FALSE(block_page_valid(&blocks, first + i));
   }
   EXPECT_EQ(store.counters.padding, 2u);
@@ -963,7 +963,7 @@ TEST_P(TpStoreRandom, MatchesAReferenceMapAfterTensOfThousandsOfOperations) {
     }
     ++mapped;
     EXPECT_EQ(flash->data(vpn), reference[tp]) << "TP " << tp << " at VPN " << vpn;
-    EXPECT_EQ(flash->oob(vpn)[0], tp | FLASH_OOB_TRANSLATION) << "TP " << tp;
+    EXPECT_EQ(flash->oob(vpn)[OOB_WORD_OWNER], tp | OOB_TRANSLATION) << "TP " << tp;
     EXPECT_TRUE(block_page_valid(&blocks, vpn)) << "TP " << tp;
   }
   uint32_t valid = 0;
