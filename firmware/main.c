@@ -1,7 +1,7 @@
 /* The product firmware's entry: every hart reports in, hart 0 checks the boot config, prints
- * the banner once all harts are online, builds the FTL in the boot-time arenas (SRAM above the
- * image's data and below the hart stacks, DRAM when present) and serves the host; the other
- * harts sleep. */
+ * the banner once all harts are online, opens the job mailbox (lib/worker.h), builds the FTL in
+ * the boot-time arenas (SRAM above the image's data and below the hart stacks, DRAM when
+ * present) and serves the host; hart 1 waits for jobs, any further hart sleeps. */
 #include <stdint.h>
 
 #include "boot/boot.h"
@@ -9,12 +9,12 @@
 #include "ftl/ftl.h"
 #include "fw_stats.h"
 #include "hal/console.h"
-#include "hal/csr.h"
 #include "hal/hic.h"
 #include "hal/nfc.h"
 #include "hal/system.h"
 #include "lib/arena.h"
 #include "lib/metrics.h"
+#include "lib/worker.h"
 #include "memory_map.h"
 
 #define FIRMWARE_VERSION "0.1"
@@ -173,10 +173,8 @@ void fw_main(unsigned hart_id) {
   fw_printf("hart %u online\n", hart_id);
   __atomic_fetch_add(&harts_online, 1u, __ATOMIC_ACQ_REL);
 
-  if (hart_id != 0) {
-    for (;;) {
-      cpu_wait_for_interrupt();
-    }
+  if (hart_id != WORKER_SERVING_HART) {
+    worker_run(hart_id);
   }
 
   const boot_config_t *config = system_boot_config();
@@ -184,5 +182,6 @@ void fw_main(unsigned hart_id) {
   while (__atomic_load_n(&harts_online, __ATOMIC_ACQUIRE) < config->hart_count) {
   }
   print_banner(config);
+  worker_init(config->hart_count);
   serve(config);
 }
