@@ -69,6 +69,22 @@ void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void 
 /* Points io entry i at a metadata page of page_bytes (and its OOB buffer). */
 void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *page);
 
+/* Pads io entries [from, to) of a program: each points at `filler` (a metadata page with
+ * `meta`, else a user-data slot) with OOB_FILLER as its owner. The one way host flushes, GC and
+ * the TP store complete a wordline they could not fill. Returns the pages padded. */
+static inline uint32_t flash_io_pad(const flash_layer_t *flash, flash_op_t *op, uint32_t from,
+                                    uint32_t to, void *filler, bool meta) {
+  for (uint32_t i = from; i < to; ++i) {
+    if (meta) {
+      flash_io_meta(flash, op, i, filler);
+    } else {
+      flash_io_user(flash, op, i, filler, true);
+    }
+    flash_oob(flash, op, i)[OOB_WORD_OWNER] = OOB_FILLER;
+  }
+  return to > from ? to - from : 0u;
+}
+
 /* A read of `planes` planes, a program of the wordline program that starts at `vpn`, the erase
  * of the group whose first VPN is `vpn`. */
 void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);

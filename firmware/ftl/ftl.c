@@ -589,19 +589,15 @@ static void program_write_buffer(bool force) {
       return; /* waits for GC */
     }
     flash_op_t *op = take_record(host_program_done, 0);
-    for (uint32_t i = 0; i < ftl.unit_pages; ++i) {
+    for (uint32_t i = 0; i < count; ++i) {
       uint32_t *oob = flash_oob(&ftl.flash, op, i);
-      if (i < count) {
-        wb_start_program(&ftl.wb, picked[i]);
-        flash_io_user(&ftl.flash, op, i, wb_data(&ftl.wb, picked[i]), true);
-        oob[OOB_WORD_OWNER] = ftl.wb.slots[picked[i]].lpn;
-        oob[OOB_WORD_SOURCE] = picked[i];
-      } else {
-        flash_io_user(&ftl.flash, op, i, ftl.filler_slot, true);
-        oob[OOB_WORD_OWNER] = OOB_FILLER;
-        ++ftl.counters.padding_host;
-      }
+      wb_start_program(&ftl.wb, picked[i]);
+      flash_io_user(&ftl.flash, op, i, wb_data(&ftl.wb, picked[i]), true);
+      oob[OOB_WORD_OWNER] = ftl.wb.slots[picked[i]].lpn;
+      oob[OOB_WORD_SOURCE] = picked[i];
     }
+    ftl.counters.padding_host +=
+        flash_io_pad(&ftl.flash, op, count, ftl.unit_pages, ftl.filler_slot, false);
     ftl.counters.programmed_host += count;
     op->user = count;
     flash_program(&ftl.flash, op, vpn, ftl.blocks.unit_planes);

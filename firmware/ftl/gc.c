@@ -451,17 +451,11 @@ static void gc_program(void) {
     system_fault();
   }
   flash_op_t *op = env.take_record(gc_program_done, 0);
-  for (uint32_t i = 0; i < unit_pages(); ++i) {
-    uint32_t *oob = flash_oob(env.flash, op, i);
-    if (i < gc.batch) {
-      flash_io_user(env.flash, op, i, gc.slots + i * env.blocks->geometry.page_bytes, true);
-      oob[OOB_WORD_OWNER] = gc.moves[i].lpn;
-    } else {
-      flash_io_user(env.flash, op, i, env.filler_page, true);
-      oob[OOB_WORD_OWNER] = OOB_FILLER;
-      ++counters.padding;
-    }
+  for (uint32_t i = 0; i < gc.batch; ++i) {
+    flash_io_user(env.flash, op, i, gc.slots + i * env.blocks->geometry.page_bytes, true);
+    flash_oob(env.flash, op, i)[OOB_WORD_OWNER] = gc.moves[i].lpn;
   }
+  counters.padding += flash_io_pad(env.flash, op, gc.batch, unit_pages(), env.filler_page, false);
   counters.pages_programmed += gc.batch;
   gc.stage = GC_PROGRAMMING;
   flash_program(env.flash, op, vpn, env.blocks->unit_planes);

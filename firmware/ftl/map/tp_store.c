@@ -479,23 +479,19 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
     }
     /* io entries plane-major in page-type order; page i of the unit is plane i / bits, page
      * type i % bits. */
-    for (uint32_t i = 0; i < unit_pages; ++i) {
+    for (uint32_t i = 0; i < count; ++i) {
       uint32_t *oob = flash_oob(store->flash, op, i);
-      if (i < count) {
-        tp_frame_t *frame = picked[i];
-        list_remove(&frame->link);
-        --store->dirty_count;
-        frame->state = FRAME_PROGRAMMING;
-        flash_io_meta(store->flash, op, i, frame->entries);
-        oob[OOB_WORD_OWNER] = frame->tp | OOB_TRANSLATION;
-        oob[OOB_WORD_SOURCE] = frame_index(store, frame);
-        ++store->counters.programmed;
-      } else {
-        flash_io_meta(store->flash, op, i, store->filler_page);
-        oob[OOB_WORD_OWNER] = OOB_FILLER;
-        ++store->counters.padding;
-      }
+      tp_frame_t *frame = picked[i];
+      list_remove(&frame->link);
+      --store->dirty_count;
+      frame->state = FRAME_PROGRAMMING;
+      flash_io_meta(store->flash, op, i, frame->entries);
+      oob[OOB_WORD_OWNER] = frame->tp | OOB_TRANSLATION;
+      oob[OOB_WORD_SOURCE] = frame_index(store, frame);
+      ++store->counters.programmed;
     }
+    store->counters.padding +=
+        flash_io_pad(store->flash, op, count, unit_pages, store->filler_page, true);
     op->user = count;
     ++store->programs_in_flight;
     flash_program(store->flash, op, vpn, store->blocks->unit_planes);
