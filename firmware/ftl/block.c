@@ -2,6 +2,7 @@
 
 #include "boot_config.h"
 #include "lib/bitmap.h"
+#include "lib/format.h"
 #include "lib/metrics.h"
 
 bool block_order_valid(uint32_t alloc_order) {
@@ -118,30 +119,17 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
 }
 
 block_stream_t block_stream_add(block_manager_t *blocks, const char *name) {
-  static const char prefix[] = "blocks.";
-  static const char suffix[] = "_groups";
-  uint32_t length = 0;
-  while (name[length] != 0) {
-    ++length;
-  }
-  if (blocks->stream_count == blocks->stream_capacity ||
-      sizeof prefix - 1u + length + sizeof suffix > BLOCK_STREAM_METRIC_BYTES) {
+  if (blocks->stream_count == blocks->stream_capacity) {
     return BLOCK_NONE;
   }
   block_stream_state_t *stream = &blocks->streams[blocks->stream_count];
+  int length = fw_snprintf(stream->metric_name, sizeof stream->metric_name, "blocks.%s_groups",
+                           name);
+  if (length < 0 || (uint32_t)length >= sizeof stream->metric_name) {
+    return BLOCK_NONE; /* the gauge's name would be cut */
+  }
   stream->open_stripe = BLOCK_NONE;
   stream->groups = 0;
-  char *out = stream->metric_name;
-  for (const char *in = prefix; *in != 0; ++in) {
-    *out++ = *in;
-  }
-  for (uint32_t i = 0; i < length; ++i) {
-    *out++ = name[i];
-  }
-  for (const char *in = suffix; *in != 0; ++in) {
-    *out++ = *in;
-  }
-  *out = 0;
   return blocks->stream_count++;
 }
 
@@ -430,7 +418,8 @@ bool block_page_valid(const block_manager_t *blocks, uint32_t vpn) {
 
 void block_mark_victim(block_manager_t *blocks, uint32_t stripe) {
   blocks->stripes[stripe].state = BLOCK_VICTIM;
-  for (uint32_t position = 0; position < blocks->unit_count; ++position) {
+  for (uint32_t position = 0; blocks->rescues_due != 0 && position < blocks->unit_count;
+       ++position) {
     block_member_t *member = member_at(blocks, stripe, position);
     if (member->rescue == BLOCK_RESCUE_DUE) { /* collected before its rescue came */
       member->rescue = BLOCK_RESCUE_TAKEN;

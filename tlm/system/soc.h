@@ -94,6 +94,8 @@ class Soc : public sc_core::sc_module, private HartObserver {
   const std::vector<PhaseProfile>& phase_profiles() const { return phase_profiles_; }
 
   const std::string& console_text() const { return sysctrl_.console_text(); }
+  // Reads firmware memory by debug access (no simulated time, no side effects).
+  FtlMetrics::DebugRead debug_reader() const;
 
   // Parts, for device models added to the SoC and for tests.
   Router& router() { return router_; }
@@ -124,8 +126,6 @@ class Soc : public sc_core::sc_module, private HartObserver {
   // Reads the statistics block into `snapshot` (the NAND's erase counts too when `with_wear`):
   // what is wrong with the block, or nullopt.
   std::optional<std::string> ftl_snapshot(FtlMetrics::Snapshot& snapshot, bool with_wear) const;
-  // Reads firmware memory by debug access.
-  FtlMetrics::DebugRead debug_reader() const;
   void ftl_phase_boundary(const std::string& phase, bool ended);
   void sample_ftl();  // the time-series sampler (SC_METHOD)
   void apply_profile();

@@ -361,14 +361,7 @@ TEST(FtlStripes, ASequentialMegabyteIsOneRunOfConsecutiveVpns) {
   ASSERT_EQ(result.outcome, Soc::RunResult::Outcome::kWorkloadDone) << result.message;
   const std::optional<uint32_t> ideal = image.symbol_address("ideal");
   ASSERT_TRUE(ideal.has_value()) << "the ideal scheme's record is not in the image";
-  const auto read = [&soc](uint32_t address, void* data, size_t bytes) {
-    tlm::tlm_generic_payload trans;
-    trans.set_command(tlm::TLM_READ_COMMAND);
-    trans.set_address(address);
-    trans.set_data_ptr(static_cast<uint8_t*>(data));
-    trans.set_data_length(static_cast<unsigned>(bytes));
-    return soc.router().debug_transport(trans) == bytes;
-  };
+  const FtlMetrics::DebugRead read = soc.debug_reader();
   uint32_t table = 0;
   ASSERT_TRUE(read(*ideal, &table, sizeof table));
   std::vector<uint32_t> vpns(set / kPageBytes);
