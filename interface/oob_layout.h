@@ -10,9 +10,12 @@
 /* The firmware's bookkeeping of the program: the write-buffer slot or TP frame the page came
  * from, so the completion finds it. Meaningless once programmed. */
 #define OOB_WORD_SOURCE 1u
+/* How many times GC has moved the page's data (0 as the host or the TP store wrote it): GC
+ * reads it with the page and writes it plus one with the copy. */
+#define OOB_WORD_COPIES 2u
 /* From here to the end of the OOB: the mapping scheme's own area (LeaFTL keeps the reverse
  * mappings of neighbouring pages there). */
-#define OOB_SCHEME_FIRST_WORD 2u
+#define OOB_SCHEME_FIRST_WORD 3u
 /* The OOB the FTL needs at least (nand.oob_size). */
 #define OOB_FTL_BYTES (OOB_SCHEME_FIRST_WORD * 4u)
 

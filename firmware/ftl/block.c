@@ -1,6 +1,7 @@
 #include "ftl/block.h"
 
 #include "boot_config.h"
+#include "ftl/policy.h"
 #include "lib/bitmap.h"
 #include "lib/format.h"
 #include "lib/metrics.h"
@@ -36,6 +37,111 @@ static uint32_t unit_at(const uint32_t level_size[4], const uint32_t order[4], u
   unit = unit * level_size[BOOT_ALLOC_LEVEL_WAY] + coordinate[BOOT_ALLOC_LEVEL_WAY];
   unit = unit * level_size[BOOT_ALLOC_LEVEL_DIE] + coordinate[BOOT_ALLOC_LEVEL_DIE];
   return unit * level_size[BOOT_ALLOC_LEVEL_PLANE] + coordinate[BOOT_ALLOC_LEVEL_PLANE];
+}
+
+/* The winner trees (block.h). An absent leaf has the largest key and index: it loses every
+ * match. */
+#define ABSENT_KEY 0xFFFFFFFFu
+
+/* The winner of a match: the smaller key, the lower index among equals. */
+static uint32_t match(uint32_t a, uint32_t a_key, uint32_t b, uint32_t b_key) {
+  return a_key < b_key || (a_key == b_key && a < b) ? a : b;
+}
+
+static uint32_t valid_key(const block_manager_t *blocks, uint32_t stripe) {
+  return stripe == BLOCK_NONE ? ABSENT_KEY : blocks->stripes[stripe].valid_pages;
+}
+
+static uint32_t wear_key(const block_manager_t *blocks, uint32_t stripe) {
+  return stripe == BLOCK_NONE ? ABSENT_KEY : blocks->stripes[stripe].wear;
+}
+
+/* The winners at a node of the victim tree; a leaf's are its stripe while collectable. */
+static block_victim_node_t victim_winners(const block_manager_t *blocks, uint32_t node) {
+  if (node < blocks->stripe_count) {
+    return blocks->victim_tree[node];
+  }
+  uint32_t stripe = node - blocks->stripe_count;
+  uint32_t candidate = block_collectable(blocks, stripe) ? stripe : BLOCK_NONE;
+  return (block_victim_node_t){candidate, candidate};
+}
+
+static void victim_match(block_manager_t *blocks, uint32_t node) {
+  block_victim_node_t left = victim_winners(blocks, 2u * node);
+  block_victim_node_t right = victim_winners(blocks, 2u * node + 1u);
+  block_victim_node_t *winners = &blocks->victim_tree[node];
+  winners->fewest_valid = match(left.fewest_valid, valid_key(blocks, left.fewest_valid),
+                                right.fewest_valid, valid_key(blocks, right.fewest_valid));
+  winners->coldest = match(left.coldest, wear_key(blocks, left.coldest), right.coldest,
+                           wear_key(blocks, right.coldest));
+}
+
+/* The stripe became collectable, stopped being, or gained a valid page. This and
+ * victim_lowered are out of line, and the page paths call them last: those run for every page,
+ * mostly on stripes that are not collectable, and stay leaf functions with a tail call. */
+static __attribute__((noinline)) void victim_replay(block_manager_t *blocks, uint32_t stripe) {
+  for (uint32_t node = (blocks->stripe_count + stripe) >> 1; node != 0; node >>= 1) {
+    victim_match(blocks, node);
+  }
+}
+
+/* A collectable stripe lost a valid page: it may win more matches than before, and above the
+ * first one it still loses nothing changes (the rival there beats everything it beat). */
+static __attribute__((noinline)) void victim_lowered(block_manager_t *blocks, uint32_t stripe) {
+  uint32_t valid = blocks->stripes[stripe].valid_pages;
+  for (uint32_t node = (blocks->stripe_count + stripe) >> 1; node != 0; node >>= 1) {
+    uint32_t *winner = &blocks->victim_tree[node].fewest_valid;
+    uint32_t rival = *winner; /* never absent: the stripe itself is below */
+    if (rival != stripe) {
+      uint32_t rival_valid = blocks->stripes[rival].valid_pages;
+      if (rival_valid < valid || (rival_valid == valid && rival < stripe)) {
+        return;
+      }
+      *winner = stripe;
+    }
+  }
+}
+
+/* The pool trees' keys, over the groups of one unit: the erase count, and its complement for
+ * the most worn (a group never erased then ties with an absent leaf and wins by its index). */
+static uint32_t erases_key(const block_group_t *unit_groups, uint32_t local) {
+  return local == BLOCK_NONE ? ABSENT_KEY : unit_groups[local].erase_count;
+}
+
+static uint32_t most_erases_key(const block_group_t *unit_groups, uint32_t local) {
+  return local == BLOCK_NONE ? ABSENT_KEY : ~unit_groups[local].erase_count;
+}
+
+/* The winners at a node of a unit's pool tree; a leaf's are its group while free. */
+static block_pool_node_t pool_winners(const block_manager_t *blocks, uint32_t unit,
+                                      uint32_t node) {
+  uint32_t first = unit * blocks->groups_per_unit;
+  if (node < blocks->groups_per_unit) {
+    return blocks->pool_trees[first + node];
+  }
+  uint32_t local = node - blocks->groups_per_unit;
+  uint32_t candidate = blocks->groups[first + local].state == BLOCK_GROUP_FREE ? local : BLOCK_NONE;
+  return (block_pool_node_t){candidate, candidate};
+}
+
+static void pool_match(block_manager_t *blocks, uint32_t unit, uint32_t node) {
+  uint32_t first = unit * blocks->groups_per_unit;
+  const block_group_t *unit_groups = &blocks->groups[first];
+  block_pool_node_t left = pool_winners(blocks, unit, 2u * node);
+  block_pool_node_t right = pool_winners(blocks, unit, 2u * node + 1u);
+  block_pool_node_t *winners = &blocks->pool_trees[first + node];
+  winners->least_worn = match(left.least_worn, erases_key(unit_groups, left.least_worn),
+                              right.least_worn, erases_key(unit_groups, right.least_worn));
+  winners->most_worn = match(left.most_worn, most_erases_key(unit_groups, left.most_worn),
+                             right.most_worn, most_erases_key(unit_groups, right.most_worn));
+}
+
+/* The group (of `unit`) joined its pool or left it. */
+static void pool_replay(block_manager_t *blocks, uint32_t unit, uint32_t group) {
+  uint32_t local = group - unit * blocks->groups_per_unit;
+  for (uint32_t node = (blocks->groups_per_unit + local) >> 1; node != 0; node >>= 1) {
+    pool_match(blocks, unit, node);
+  }
 }
 
 bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
@@ -92,9 +198,14 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
                                                  blocks->stripe_count * sizeof(uint32_t));
   blocks->valid_bitmap = (uint32_t *)arena_alloc(arena, "page_validity",
                                                  bitmap_words(total_pages) * sizeof(uint32_t));
+  blocks->victim_tree = (block_victim_node_t *)arena_alloc(
+      arena, "block_victim_tree", blocks->stripe_count * sizeof(block_victim_node_t));
+  blocks->pool_trees = (block_pool_node_t *)arena_alloc(
+      arena, "block_pool_trees", blocks->group_count * sizeof(block_pool_node_t));
   if (blocks->streams == 0 || blocks->position_unit == 0 || blocks->groups == 0 ||
       blocks->stripes == 0 || blocks->members == 0 || blocks->free_count == 0 ||
-      blocks->free_stripes == 0 || blocks->valid_bitmap == 0 ||
+      blocks->free_stripes == 0 || blocks->valid_bitmap == 0 || blocks->victim_tree == 0 ||
+      blocks->pool_trees == 0 ||
       block_stream_add(blocks, "host") != BLOCK_STREAM_HOST ||
       block_stream_add(blocks, "gc") != BLOCK_STREAM_GC ||
       block_stream_add(blocks, "translation") != BLOCK_STREAM_TRANSLATION) {
@@ -115,6 +226,15 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
     blocks->free_stripes[s] = blocks->stripe_count - 1u - s;
   }
   blocks->free_stripe_count = blocks->stripe_count;
+  /* Children before parents: no stripe is collectable yet, every group is free. */
+  for (uint32_t node = blocks->stripe_count - 1u; node != 0; --node) {
+    victim_match(blocks, node);
+  }
+  for (uint32_t u = 0; u < blocks->unit_count; ++u) {
+    for (uint32_t node = blocks->groups_per_unit - 1u; node != 0; --node) {
+      pool_match(blocks, u, node);
+    }
+  }
   return true;
 }
 
@@ -213,23 +333,10 @@ uint32_t block_vpn_to_ppn(const block_manager_t *blocks, uint32_t vpn) {
          (page - plane * g->bits_per_cell);
 }
 
-/* Dynamic wear levelling: the free group of the unit with the fewest erases, or with
- * `most_worn` the most (the lowest index among equals, so runs are deterministic). */
-static uint32_t free_group_by_wear(const block_manager_t *blocks, uint32_t unit, bool most_worn) {
-  uint32_t best = BLOCK_NONE;
-  uint32_t first = unit * blocks->groups_per_unit;
-  for (uint32_t group = first; group < first + blocks->groups_per_unit; ++group) {
-    const block_group_t *candidate = &blocks->groups[group];
-    if (candidate->state != BLOCK_GROUP_FREE) {
-      continue;
-    }
-    uint32_t best_erases = best == BLOCK_NONE ? 0 : blocks->groups[best].erase_count;
-    if (best == BLOCK_NONE || (most_worn ? candidate->erase_count > best_erases
-                                         : candidate->erase_count < best_erases)) {
-      best = group;
-    }
-  }
-  return best;
+uint32_t block_free_group_by_wear(const block_manager_t *blocks, uint32_t unit, bool most_worn) {
+  block_pool_node_t root = pool_winners(blocks, unit, 1u);
+  uint32_t local = most_worn ? root.most_worn : root.least_worn;
+  return local == BLOCK_NONE ? BLOCK_NONE : unit * blocks->groups_per_unit + local;
 }
 
 /* The first program at or after `program` whose member takes programs. */
@@ -256,7 +363,8 @@ static uint32_t open_stripe(block_manager_t *blocks, block_stream_t stream) {
   uint32_t members = 0;
   for (uint32_t position = 0; position < blocks->unit_count; ++position) {
     uint32_t unit = blocks->position_unit[position];
-    uint32_t group = free_group_by_wear(blocks, unit, most_worn);
+    /* Dynamic wear levelling (or, for the GC stream, static). */
+    uint32_t group = block_free_group_by_wear(blocks, unit, most_worn);
     block_member_t *member = member_at(blocks, stripe, position);
     member->first_ppn = group == BLOCK_NONE ? BLOCK_NONE : block_group_ppn(blocks, group, 0);
     member->valid_pages = 0;
@@ -265,6 +373,7 @@ static uint32_t open_stripe(block_manager_t *blocks, block_stream_t stream) {
     member->rescue = BLOCK_RESCUE_NONE;
     if (group != BLOCK_NONE) {
       blocks->groups[group].state = BLOCK_GROUP_MEMBER;
+      pool_replay(blocks, unit, group);
       if (blocks->groups[group].erase_count < youngest) {
         youngest = blocks->groups[group].erase_count;
       }
@@ -287,15 +396,24 @@ static uint32_t open_stripe(block_manager_t *blocks, block_stream_t stream) {
   opened->state = BLOCK_OPEN;
   opened->stream = (uint16_t)stream;
   blocks->streams[stream].groups += members;
+  if (policy_heard(POLICY_STRIPE_OPENED)) {
+    policy_event_t event = {.kind = POLICY_STRIPE_OPENED, .stripe = stripe, .stream = stream};
+    policy_emit(&event);
+  }
   return stripe;
 }
 
-/* No program is left for the stripe: FULL, and no longer its stream's. */
+/* No program is left for the stripe: FULL, and no longer its stream's. Its last program is not
+ * settled yet: block_page_settled makes it collectable. */
 static void fill_stripe(block_manager_t *blocks, uint32_t stripe) {
   block_stripe_t *full = &blocks->stripes[stripe];
   full->state = BLOCK_FULL;
   if (blocks->streams[full->stream].open_stripe == stripe) {
     blocks->streams[full->stream].open_stripe = BLOCK_NONE;
+  }
+  if (policy_heard(POLICY_STRIPE_FULL)) {
+    policy_event_t event = {.kind = POLICY_STRIPE_FULL, .stripe = stripe, .stream = full->stream};
+    policy_emit(&event);
   }
 }
 
@@ -342,10 +460,14 @@ static void consider_rescue(block_manager_t *blocks, block_member_t *member) {
 }
 
 void block_page_settled(block_manager_t *blocks, uint32_t vpn) {
-  --blocks->stripes[block_stripe_of(blocks, vpn)].unsettled_pages;
   block_member_t *member = &blocks->members[block_member_of(blocks, vpn)];
   if (--member->unsettled_pages == 0 && member->retired) {
     consider_rescue(blocks, member);
+  }
+  uint32_t stripe = block_stripe_of(blocks, vpn);
+  block_stripe_t *settled = &blocks->stripes[stripe];
+  if (--settled->unsettled_pages == 0 && settled->state == BLOCK_FULL) {
+    victim_replay(blocks, stripe);
   }
 }
 
@@ -383,6 +505,14 @@ bool block_collectable(const block_manager_t *blocks, uint32_t stripe) {
   return candidate->state == BLOCK_FULL && candidate->unsettled_pages == 0;
 }
 
+uint32_t block_fewest_valid_collectable(const block_manager_t *blocks) {
+  return victim_winners(blocks, 1u).fewest_valid;
+}
+
+uint32_t block_coldest_collectable(const block_manager_t *blocks) {
+  return victim_winners(blocks, 1u).coldest;
+}
+
 void block_register_metrics(const block_manager_t *blocks) {
   metrics_counter32("retired.groups", &blocks->retired_groups);
   metrics_gauge32("retired.valid_pages_left", &blocks->retired_valid_pages);
@@ -395,20 +525,32 @@ void block_register_metrics(const block_manager_t *blocks) {
 void block_page_validate(block_manager_t *blocks, uint32_t vpn) {
   if (!bitmap_test(blocks->valid_bitmap, vpn)) {
     bitmap_set(blocks->valid_bitmap, vpn);
-    ++blocks->stripes[block_stripe_of(blocks, vpn)].valid_pages;
     block_member_t *member = &blocks->members[block_member_of(blocks, vpn)];
     ++member->valid_pages;
     blocks->retired_valid_pages += member->retired;
+    uint32_t stripe = block_stripe_of(blocks, vpn);
+    ++blocks->stripes[stripe].valid_pages;
+    if (block_collectable(blocks, stripe)) {
+      victim_replay(blocks, stripe);
+    }
   }
 }
 
 void block_page_invalidate(block_manager_t *blocks, uint32_t vpn) {
   if (bitmap_test(blocks->valid_bitmap, vpn)) {
     bitmap_clear(blocks->valid_bitmap, vpn);
-    --blocks->stripes[block_stripe_of(blocks, vpn)].valid_pages;
     block_member_t *member = &blocks->members[block_member_of(blocks, vpn)];
     --member->valid_pages;
     blocks->retired_valid_pages -= member->retired;
+    uint32_t stripe = block_stripe_of(blocks, vpn);
+    --blocks->stripes[stripe].valid_pages;
+    if (block_collectable(blocks, stripe)) {
+      victim_lowered(blocks, stripe);
+    }
+    if (policy_heard(POLICY_PAGE_INVALIDATED)) {
+      policy_event_t event = {.kind = POLICY_PAGE_INVALIDATED, .stripe = stripe, .vpn = vpn};
+      policy_emit(&event);
+    }
   }
 }
 
@@ -417,7 +559,11 @@ bool block_page_valid(const block_manager_t *blocks, uint32_t vpn) {
 }
 
 void block_mark_victim(block_manager_t *blocks, uint32_t stripe) {
+  bool collectable = block_collectable(blocks, stripe);
   blocks->stripes[stripe].state = BLOCK_VICTIM;
+  if (collectable) {
+    victim_replay(blocks, stripe);
+  }
   for (uint32_t position = 0; blocks->rescues_due != 0 && position < blocks->unit_count;
        ++position) {
     block_member_t *member = member_at(blocks, stripe, position);
@@ -440,9 +586,11 @@ void block_member_erased(block_manager_t *blocks, uint32_t stripe, uint32_t posi
   uint32_t group = block_group_of(blocks, member->first_ppn);
   block_group_t *erased = &blocks->groups[group];
   if (ok) {
+    uint32_t unit = block_divide(group, blocks->groups_per_unit, blocks->block_shift);
     erased->state = BLOCK_GROUP_FREE;
     ++erased->erase_count;
-    ++blocks->free_count[group / blocks->groups_per_unit];
+    pool_replay(blocks, unit, group);
+    ++blocks->free_count[unit];
     ++blocks->free_total;
   } else {
     erased->state = BLOCK_GROUP_RETIRED;
@@ -462,6 +610,11 @@ void block_stripe_erased(block_manager_t *blocks, uint32_t stripe) {
   erased->members = 0;
   erased->state = BLOCK_FREE;
   blocks->free_stripes[blocks->free_stripe_count++] = stripe;
+  if (policy_heard(POLICY_STRIPE_ERASED)) {
+    policy_event_t event = {.kind = POLICY_STRIPE_ERASED, .stripe = stripe,
+                            .stream = erased->stream};
+    policy_emit(&event);
+  }
 }
 
 uint32_t block_take_rescue(block_manager_t *blocks, bool data_only) {

@@ -18,6 +18,17 @@
  * range-based and learned mappings rely on. Everything above the flash layer works in VPNs; the
  * flash layer converts to the NAND address (block_vpn_to_ppn) once, at submission.
  *
+ * GC and allocation ask for the collectable stripe with the fewest valid pages or the coldest,
+ * and for a unit's least- or most-worn free group. Firmware cycles are a measured result, so
+ * winner trees (tournaments) answer these in constant time where a scan would cost more on
+ * every larger device: n leaves (the stripes, or the groups of one unit) under n - 1 internal
+ * nodes, node k the parent of 2k and 2k + 1, leaf i at node n + i, node 1 the root. An internal
+ * node keeps the winners of its subtree: the smallest key, and among equal keys the lowest
+ * index, so the answers are those of a scan in index order. A leaf that is not a candidate (a
+ * stripe not collectable, a group not free) loses every match. A change replays the matches on
+ * one leaf's way to the root, log2(n) of them; a stripe losing a valid page (every host
+ * overwrite) stops at the first match it still loses, usually the first.
+ *
  * Nothing here touches hardware: the flash layer and GC drive it, and the host tests check it. */
 #ifndef SSDVP_FIRMWARE_FTL_BLOCK_H
 #define SSDVP_FIRMWARE_FTL_BLOCK_H
@@ -95,6 +106,19 @@ typedef struct block_member {
   uint8_t rescue;           /* block_rescue_t */
 } block_member_t;
 
+/* An internal node of the collectable stripes' winner tree: the winning stripes below it. */
+typedef struct block_victim_node {
+  uint32_t fewest_valid; /* the fewest valid pages (greedy GC) */
+  uint32_t coldest;      /* the lowest wear (static wear levelling) */
+} block_victim_node_t;
+
+/* An internal node of a unit's free-group winner tree: the winning groups below it (indices
+ * within the unit). */
+typedef struct block_pool_node {
+  uint32_t least_worn;
+  uint32_t most_worn;
+} block_pool_node_t;
+
 typedef struct block_manager {
   nand_geometry_t geometry;
   uint32_t unit_planes;       /* planes per unit: 1, or planes with multi-plane */
@@ -116,6 +140,8 @@ typedef struct block_manager {
                                  groups are retired) */
   uint32_t free_stripe_count;
   uint32_t *valid_bitmap;     /* one bit per page, by VPN */
+  block_victim_node_t *victim_tree; /* [node]: nodes 1 .. stripe_count - 1 */
+  block_pool_node_t *pool_trees;    /* [unit * groups_per_unit + node], node >= 1 */
   block_stream_state_t *streams;
   uint32_t stream_count;
   uint32_t stream_capacity;
@@ -199,6 +225,15 @@ void block_program_failed(block_manager_t *blocks, uint32_t first);
 
 /* Whether a stripe may be collected: FULL with every page settled. */
 bool block_collectable(const block_manager_t *blocks, uint32_t stripe);
+
+/* The collectable stripe with the fewest valid pages, and the one with the lowest wear (the
+ * lowest index among equals, so runs are deterministic); BLOCK_NONE when none is. */
+uint32_t block_fewest_valid_collectable(const block_manager_t *blocks);
+uint32_t block_coldest_collectable(const block_manager_t *blocks);
+
+/* The free group (unit * groups_per_unit + block) of a unit with the fewest erases, or with
+ * `most_worn` the most (the lowest index among equals); BLOCK_NONE when the unit has none. */
+uint32_t block_free_group_by_wear(const block_manager_t *blocks, uint32_t unit, bool most_worn);
 
 /* Registers the retired figures, the free groups and the groups of each stream as metrics
  * (lib/metrics.h). */

@@ -81,6 +81,7 @@ static inline uint32_t flash_io_pad(const flash_layer_t *flash, flash_op_t *op, 
       flash_io_user(flash, op, i, filler, true);
     }
     flash_oob(flash, op, i)[OOB_WORD_OWNER] = OOB_FILLER;
+    flash_oob(flash, op, i)[OOB_WORD_COPIES] = 0;
   }
   return to > from ? to - from : 0u;
 }

@@ -1,13 +1,12 @@
-/* The FTL runtime: the event-driven run-to-completion loop that serves the host.
+/* The FTL runtime: the boot wiring and the event-driven run-to-completion loop that serves the
+ * host.
  *
- * Host commands arrive as HIC events and become page requests that move through stages:
- * ordering behind earlier requests to the same LPN, translate (the scheme's lookup; a miss loads
- * the translation page through the TP store, a prediction is read with its OOB and checked),
- * the data operation, and the transfer to or from the host. Writes land in the write buffer and
- * their command completes once every page is buffered; whole wordlines are programmed later and
- * the mapping updated when the program completes. GC and wear levelling run as one job beside
- * the host's requests; flash completions come back through the flash layer's queue.
- * When nothing is left to do the core sleeps in WFI. */
+ * ftl_init builds the shared structures (ftl/core.h) and the parts that use them: the host
+ * pipeline (ftl/host_pipeline.h: commands become page requests that translate, read, buffer and
+ * transfer), the write-buffer flush (ftl/buffer_flush.h: wordline programs and the mapping
+ * updates after them), the TP store, and GC with wear levelling (ftl/gc.h), one job beside the
+ * host's requests. The loop takes HIC events and flash completions, runs the ready tasks
+ * (ftl/task.h) and gives each part its turn; when nothing is left to do the core sleeps in WFI. */
 #ifndef SSDVP_FIRMWARE_FTL_FTL_H
 #define SSDVP_FIRMWARE_FTL_FTL_H
 

@@ -16,6 +16,9 @@
 
 static gc_env_t env;
 
+/* The buckets of the copy-number histogram: 0 (unused) to 15 and more. */
+#define GC_COPY_BUCKETS 16u
+
 /* The buckets of the victims' valid-page histogram. */
 #define GC_VALID_BUCKETS 33u
 
@@ -31,6 +34,8 @@ static struct gc_counters {
   uint64_t wl_migrations;    /* stripes moved by static wear levelling */
   uint64_t rescued;          /* retired members whose valid pages GC moved off */
   uint64_t victim_valid_pages[GC_VALID_BUCKETS]; /* valid pages of each victim when chosen */
+  uint64_t victims_per_set[VICTIM_MAX_SET + 1u];  /* stripes of each victim set begun */
+  uint64_t page_copies[GC_COPY_BUCKETS]; /* moved pages by their copy number (1: first move) */
   uint32_t victim_valid_bucket_width;
 } counters;
 
@@ -41,6 +46,7 @@ typedef struct gc_move {
   task_t task;
   tp_waiter_t waiter;
   uint32_t lpn;
+  uint32_t copies; /* GC moves of the page's data before this one (its OOB) */
   uint32_t old_vpn;
   uint32_t new_vpn;
 } gc_move_t;
@@ -93,6 +99,11 @@ static struct {
   gc_move_t *moves;
   task_t task;
   bool wear_changed; /* a stripe was erased since static wear levelling last looked */
+  victim_choice_t set; /* the policy's last victim set */
+  uint32_t set_next;   /* its next victim to take; set.count: used up */
+  uint32_t victim_stream; /* where the victim's valid pages go */
+  uint32_t batch_stream;  /* where the batch goes (its pages all go to one stream) */
+  uint32_t relocation_stream; /* of rescues and wear levelling: GC's, or the host's (one region) */
 } gc;
 
 /* Static wear levelling is due: the erase-count spread passed the threshold and the coldest
@@ -113,14 +124,45 @@ static uint32_t wear_levelling_victim(void) {
   return BLOCK_NONE;
 }
 
-/* The policy's victim; BLOCK_NONE when no collectable stripe has an invalid page. */
-static uint32_t policy_victim(void) {
-  uint32_t victim = env.victim_policy->select(env.blocks);
-  if (victim == BLOCK_NONE || env.blocks->stripes[victim].valid_pages ==
-                                  env.blocks->stripes[victim].programmed_pages) {
-    return BLOCK_NONE;
+/* A victim set the policy got wrong is a firmware bug: said, and the run stops. */
+static void check_set(const victim_choice_t *set) {
+  bool fine = set->count != 0 && set->count <= VICTIM_MAX_SET &&
+              set->stream < env.blocks->stream_count;
+  for (uint32_t i = 0; fine && i < set->count; ++i) {
+    fine = set->stripes[i] < env.blocks->stripe_count &&
+           block_collectable(env.blocks, set->stripes[i]);
   }
-  return victim;
+  if (!fine) {
+    fw_printf("ftl: victim policy %s chose a bad set (%u stripes to stream %u)\n",
+              env.victim_policy->name, (unsigned)set->count, (unsigned)set->stream);
+    system_fault();
+  }
+}
+
+/* The next victim of the policy's set, a new set asked for when none has begun; BLOCK_NONE when
+ * the policy has none or its first has no invalid page. A set's stripes stay collectable until
+ * taken, unless wear levelling took one meanwhile (skipped). */
+static uint32_t policy_victim(void) {
+  while (gc.set_next != 0 && gc.set_next < gc.set.count &&
+         !block_collectable(env.blocks, gc.set.stripes[gc.set_next])) {
+    ++gc.set_next;
+  }
+  if (gc.set_next == 0 || gc.set_next == gc.set.count) {
+    gc.set_next = 0;
+    gc.set.count = 0;
+    gc.set.stream = gc.relocation_stream;
+    if (!env.victim_policy->select(env.blocks, &gc.set)) {
+      gc.set.count = 0;
+      return BLOCK_NONE;
+    }
+    check_set(&gc.set);
+    uint32_t first = gc.set.stripes[0];
+    if (env.blocks->stripes[first].valid_pages == env.blocks->stripes[first].programmed_pages) {
+      gc.set.count = 0;
+      return BLOCK_NONE;
+    }
+  }
+  return gc.set.stripes[gc.set_next];
 }
 
 /* Fewer than `threshold` stripes' worth of groups are free (the thresholds count free groups
@@ -145,11 +187,21 @@ static void begin_victim(uint32_t victim, bool wear_levelling) {
                         env.blocks->stripes[victim].valid_pages);
   block_mark_victim(env.blocks, victim);
   take_victim(victim, wear_levelling, BLOCK_NONE);
+  bool from_set = !wear_levelling && gc.set_next < gc.set.count &&
+                  gc.set.stripes[gc.set_next] == victim;
+  if (from_set) {
+    ++gc.set_next;
+    if (gc.set_next == 1) {
+      metrics_histogram_add(counters.victims_per_set, VICTIM_MAX_SET + 1u, 1, gc.set.count);
+    }
+  }
+  gc.victim_stream = from_set ? gc.set.stream : gc.relocation_stream;
 }
 
 /* A retired member's data is the victim: its stripe goes on (it may still be open). */
 static void begin_rescue(uint32_t member) {
   take_victim(member / env.blocks->unit_count, false, member);
+  gc.victim_stream = gc.relocation_stream;
 }
 
 /* The victim's pages: its stripe's, or, for a rescue, its member's. */
@@ -300,6 +352,7 @@ static void gc_read_done(flash_op_t *op, uint32_t status) {
     system_fault();
   }
   move->lpn = flash_oob(env.flash, op, 0)[OOB_WORD_OWNER];
+  move->copies = flash_oob(env.flash, op, 0)[OOB_WORD_COPIES];
   if (--gc.pending == 0) {
     gc.stage = GC_SCAN;
     task_schedule(&gc.task);
@@ -310,6 +363,7 @@ static void gc_read_done(flash_op_t *op, uint32_t status) {
  * batch is programmed, or, when it is empty, the drained victims are erased. */
 static void gc_scan(void) {
   bool out_of_records = false;
+  bool stream_changes = false; /* the victim's pages go elsewhere than the batch's */
   while (gc.batch < unit_pages()) {
     if (gc.victim == BLOCK_NONE) {
       if (!take_next_victim()) {
@@ -321,6 +375,12 @@ static void gc_scan(void) {
     if (vpn == BLOCK_NONE) {
       drain_victim();
       continue;
+    }
+    if (gc.batch == 0) {
+      gc.batch_stream = gc.victim_stream;
+    } else if (gc.batch_stream != gc.victim_stream) {
+      stream_changes = true;
+      break;
     }
     if (!env.record_available()) {
       out_of_records = true;
@@ -346,7 +406,7 @@ static void gc_scan(void) {
   } else if (erasable_victim() != GC_MAX_DRAINED) {
     gc.stage = GC_ERASE;
     task_schedule(&gc.task);
-  } else if (gc.batch == unit_pages() ||
+  } else if (gc.batch == unit_pages() || stream_changes ||
              (gc.batch != 0 && gc.victim == BLOCK_NONE &&
               (gc.batch_rescued || pools_low(env.boot->ftl_gc_background_free)))) {
     /* Full, or no victim can top it up although the pools still want GC (or rescued data waits
@@ -367,6 +427,21 @@ static void gc_program_done(flash_op_t *op, uint32_t status) {
   }
   for (uint32_t i = gc.batch; i < unit_pages(); ++i) {
     block_page_settled(env.blocks, op->vpn + i);
+  }
+  if (env.scheme->programmed != 0) {
+    uint32_t lpns[TP_STORE_MAX_UNIT_PAGES];
+    for (uint32_t i = 0; i < unit_pages(); ++i) {
+      lpns[i] = i < gc.batch ? gc.moves[i].lpn : OOB_FILLER;
+    }
+    env.scheme->programmed(lpns, op->vpn, unit_pages());
+  }
+  if (policy_heard(POLICY_PAGES_PROGRAMMED)) {
+    policy_event_t event = {.kind = POLICY_PAGES_PROGRAMMED,
+                            .vpn = op->vpn,
+                            .count = unit_pages(),
+                            .stream = gc.batch_stream,
+                            .stripe = block_stripe_of(env.blocks, op->vpn)};
+    policy_emit(&event);
   }
   gc.stage = GC_UPDATING;
   gc.pending = gc.batch;
@@ -405,6 +480,7 @@ static void run_gc_move(task_t *task) {
     block_page_validate(env.blocks, move->new_vpn);
     block_page_settled(env.blocks, move->new_vpn);
     ++counters.pages_moved;
+    metrics_histogram_add(counters.page_copies, GC_COPY_BUCKETS, 1, move->copies + 1u);
     gc_move_finished();
   }
 }
@@ -442,9 +518,8 @@ static void gc_program(void) {
     return;
   }
   env.blocks->gc_opens_most_worn = gc.batch_cold;
-  /* One region: relocated pages go where host data goes, into the host's reserve if need be. */
-  block_stream_t stream = env.boot->ftl_gc_one_region ? BLOCK_STREAM_HOST : BLOCK_STREAM_GC;
-  uint32_t vpn = block_alloc_wordline(env.blocks, stream, 0);
+  /* Into the stream's reserve if need be: GC frees what the host waits for. */
+  uint32_t vpn = block_alloc_wordline(env.blocks, gc.batch_stream, 0);
   if (vpn == BLOCK_NONE) {
     fw_printf("ftl: no free stripe left for GC (%u free groups; %u groups retired as bad)\n",
               (unsigned)block_free_groups(env.blocks), (unsigned)env.blocks->retired_groups);
@@ -454,6 +529,7 @@ static void gc_program(void) {
   for (uint32_t i = 0; i < gc.batch; ++i) {
     flash_io_user(env.flash, op, i, gc.slots + i * env.blocks->geometry.page_bytes, true);
     flash_oob(env.flash, op, i)[OOB_WORD_OWNER] = gc.moves[i].lpn;
+    flash_oob(env.flash, op, i)[OOB_WORD_COPIES] = gc.moves[i].copies + 1u;
   }
   counters.padding += flash_io_pad(env.flash, op, gc.batch, unit_pages(), env.filler_page, false);
   counters.pages_programmed += gc.batch;
@@ -556,6 +632,8 @@ void gc_register_metrics(void) {
   metrics_counter("gc.pages_moved", &counters.pages_moved);
   metrics_histogram("gc.victim_valid_pages", counters.victim_valid_pages, GC_VALID_BUCKETS,
                     counters.victim_valid_bucket_width);
+  metrics_histogram("gc.page_copies", counters.page_copies, GC_COPY_BUCKETS, 1);
+  metrics_histogram("gc.victims_per_set", counters.victims_per_set, VICTIM_MAX_SET + 1u, 1);
   metrics_counter("wl_migrations", &counters.wl_migrations);
   metrics_counter("retired.rescued", &counters.rescued);
 }
@@ -590,6 +668,12 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   gc.batch = 0;
   gc.drained_count = 0;
   gc.wear_changed = false;
+  gc.set.count = 0;
+  gc.set_next = 0;
+  /* One region: relocated pages go where host data goes (2R's 1R baseline). */
+  gc.relocation_stream = env.boot->ftl_gc_one_region ? BLOCK_STREAM_HOST : BLOCK_STREAM_GC;
+  gc.victim_stream = gc.relocation_stream;
+  gc.batch_stream = gc.relocation_stream;
   return true;
 }
 

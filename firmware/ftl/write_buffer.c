@@ -1,7 +1,9 @@
 #include "ftl/write_buffer.h"
 
-bool wb_init(write_buffer_t *wb, uint32_t slot_count, uint32_t page_bytes, arena_t *meta_arena,
-             arena_t *data_arena) {
+#include <string.h>
+
+bool wb_init(write_buffer_t *wb, uint32_t slot_count, uint32_t page_bytes, bool keeps_clean,
+             arena_t *meta_arena, arena_t *data_arena) {
   wb->page_bytes = page_bytes;
   wb->slot_count = slot_count;
   wb->data = (uint8_t *)arena_alloc(data_arena, "write_buffer_data", slot_count * page_bytes);
@@ -13,6 +15,7 @@ bool wb_init(write_buffer_t *wb, uint32_t slot_count, uint32_t page_bytes, arena
   }
   list_init(&wb->free_slots);
   list_init(&wb->dirty_lru);
+  list_init(&wb->clean_lru);
   for (uint32_t slot = 0; slot < slot_count; ++slot) {
     wb->slots[slot].state = WB_SLOT_FREE;
     wb->slots[slot].older = WB_NONE;
@@ -21,6 +24,10 @@ bool wb_init(write_buffer_t *wb, uint32_t slot_count, uint32_t page_bytes, arena
   }
   wb->free_count = slot_count;
   wb->dirty_count = 0;
+  wb->clean_count = 0;
+  wb->clock = 0;
+  wb->keeps_clean = keeps_clean;
+  memset(&wb->counters, 0, sizeof wb->counters);
   return true;
 }
 
@@ -33,30 +40,88 @@ uint32_t wb_find(const write_buffer_t *wb, uint32_t lpn) {
   return hash_find(&wb->newest, lpn, &slot) ? slot : WB_NONE;
 }
 
-uint32_t wb_write(write_buffer_t *wb, uint32_t lpn) {
-  uint32_t newest = wb_find(wb, lpn);
-  if (newest != WB_NONE && wb->slots[newest].state == WB_SLOT_DIRTY) {
-    list_move_front(&wb->dirty_lru, &wb->slots[newest].link);
-    wb->slots[newest].filling = 1;
-    return newest;
+void wb_read_hit(write_buffer_t *wb, uint32_t slot) {
+  ++wb->counters.read_hits;
+  if (!wb->keeps_clean) {
+    return; /* a pure write buffer orders its slots by write alone */
   }
-  list_node_t *node = list_pop_front(&wb->free_slots);
-  if (node == 0) {
+  wb_slot_t *hit = &wb->slots[slot];
+  hit->last_access = ++wb->clock;
+  if (hit->state == WB_SLOT_DIRTY) {
+    list_move_front(&wb->dirty_lru, &hit->link);
+  } else if (hit->state == WB_SLOT_CLEAN) {
+    list_move_front(&wb->clean_lru, &hit->link);
+  }
+}
+
+/* The least recent clean slot, evicted, or WB_NONE. Out of line: a pure write buffer never
+ * gets here, and take_slot's free-list pop stays small enough to inline into every write. */
+static __attribute__((noinline)) uint32_t evict_clean(write_buffer_t *wb) {
+  if (list_empty(&wb->clean_lru)) {
     return WB_NONE;
   }
+  list_node_t *node = list_back(&wb->clean_lru);
+  list_remove(node);
   uint32_t slot = slot_index(wb, node);
+  hash_remove(&wb->newest, wb->slots[slot].lpn);
+  --wb->clean_count;
+  ++wb->counters.evictions;
+  return slot;
+}
+
+/* A slot for a new entry: a free one, else the least recent clean one, evicted. WB_NONE when
+ * neither is left. The slot is in no list. */
+static inline uint32_t take_slot(write_buffer_t *wb) {
+  list_node_t *node = list_pop_front(&wb->free_slots);
+  if (node == 0) {
+    return evict_clean(wb);
+  }
+  --wb->free_count;
+  return slot_index(wb, node);
+}
+
+static void record_write(write_buffer_t *wb, wb_slot_t *written, uint32_t request_pages,
+                         uint32_t flags) {
+  written->request_pages =
+      (uint16_t)(request_pages < WB_REQUEST_PAGES_MAX ? request_pages : WB_REQUEST_PAGES_MAX);
+  written->flags = (uint8_t)flags;
+  written->filling = 1;
+  written->last_access = ++wb->clock;
+}
+
+uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint32_t flags) {
+  uint32_t newest = wb_find(wb, lpn);
+  if (newest != WB_NONE && (wb->slots[newest].state == WB_SLOT_DIRTY ||
+                            wb->slots[newest].state == WB_SLOT_CLEAN)) {
+    wb_slot_t *hit = &wb->slots[newest];
+    if (hit->state == WB_SLOT_CLEAN) {
+      list_remove(&hit->link);
+      list_push_front(&wb->dirty_lru, &hit->link);
+      hit->state = WB_SLOT_DIRTY;
+      --wb->clean_count;
+      ++wb->dirty_count;
+    } else {
+      list_move_front(&wb->dirty_lru, &hit->link);
+    }
+    record_write(wb, hit, request_pages, flags);
+    ++wb->counters.write_hits;
+    return newest;
+  }
+  uint32_t slot = take_slot(wb);
+  if (slot == WB_NONE) {
+    return WB_NONE;
+  }
   wb_slot_t *filled = &wb->slots[slot];
   filled->lpn = lpn;
   filled->state = WB_SLOT_DIRTY;
-  filled->filling = 1;
   filled->older = newest;
   filled->newer = WB_NONE;
+  record_write(wb, filled, request_pages, flags);
   if (newest != WB_NONE) {
     wb->slots[newest].newer = slot;
   }
   hash_put(&wb->newest, lpn, slot); /* cannot fail: one entry per slot at most */
   list_push_front(&wb->dirty_lru, &filled->link);
-  --wb->free_count;
   ++wb->dirty_count;
   return slot;
 }
@@ -89,6 +154,9 @@ void wb_release(write_buffer_t *wb, uint32_t slot) {
   if (released->state == WB_SLOT_DIRTY) {
     list_remove(&released->link);
     --wb->dirty_count;
+  } else if (released->state == WB_SLOT_CLEAN) {
+    list_remove(&released->link);
+    --wb->clean_count;
   }
   if (released->newer != WB_NONE) {
     wb->slots[released->newer].older = WB_NONE;
@@ -107,12 +175,59 @@ void wb_release(write_buffer_t *wb, uint32_t slot) {
   ++wb->free_count;
 }
 
+/* Puts a CLEAN slot into the clean LRU at its access time's place: programmed slots come from
+ * the dirty LRU's least recent end, so the walk from the clean list's least recent end is
+ * short. Clock comparisons are modulo 2^32. */
+static void insert_clean(write_buffer_t *wb, wb_slot_t *clean) {
+  list_node_t *after = wb->clean_lru.prev;
+  while (after != &wb->clean_lru &&
+         (int32_t)(LIST_ENTRY(after, wb_slot_t, link)->last_access - clean->last_access) < 0) {
+    after = after->prev;
+  }
+  list_insert_between(&clean->link, after, after->next);
+  clean->state = WB_SLOT_CLEAN;
+  ++wb->clean_count;
+}
+
+void wb_settle(write_buffer_t *wb, uint32_t slot) {
+  wb_slot_t *settled = &wb->slots[slot];
+  if (!wb->keeps_clean || settled->newer != WB_NONE) {
+    wb_release(wb, slot);
+    return;
+  }
+  insert_clean(wb, settled);
+}
+
+uint32_t wb_fill_clean(write_buffer_t *wb, uint32_t lpn) {
+  if (wb_find(wb, lpn) != WB_NONE) {
+    return WB_NONE;
+  }
+  uint32_t slot = take_slot(wb);
+  if (slot == WB_NONE) {
+    return WB_NONE;
+  }
+  wb_slot_t *filled = &wb->slots[slot];
+  filled->lpn = lpn;
+  filled->older = WB_NONE;
+  filled->newer = WB_NONE;
+  filled->filling = 0;
+  filled->request_pages = 0;
+  filled->flags = 0;
+  filled->last_access = ++wb->clock;
+  hash_put(&wb->newest, lpn, slot);
+  list_push_front(&wb->clean_lru, &filled->link);
+  filled->state = WB_SLOT_CLEAN;
+  ++wb->clean_count;
+  ++wb->counters.fills;
+  return slot;
+}
+
 bool wb_trim(write_buffer_t *wb, uint32_t lpn) {
   uint32_t newest = wb_find(wb, lpn);
   if (newest == WB_NONE) {
     return true;
   }
-  if (!wb_eligible(wb, newest)) {
+  if (!wb_eligible(wb, newest) && wb->slots[newest].state != WB_SLOT_CLEAN) {
     return false;
   }
   wb_release(wb, newest);

@@ -35,6 +35,11 @@ uint64_t timer_ticks_from_ns(uint64_t ns) {
   return (ns / NS_PER_SECOND) * rate + (ns % NS_PER_SECOND) * rate / NS_PER_SECOND;
 }
 
+uint64_t timer_ns_from_ticks(uint64_t ticks) {
+  uint64_t rate = system_boot_config()->timebase_hz;
+  return (ticks / rate) * NS_PER_SECOND + (ticks % rate) * NS_PER_SECOND / rate;
+}
+
 /* Programs mtimecmp without a transient value below both the old and the new compare value:
  * the high word is parked at its maximum while the low word changes. */
 static void set_compare(unsigned hart, uint64_t value) {

@@ -14,6 +14,9 @@ uint64_t timer_now(void);
 /* Timer ticks in `ns` nanoseconds, rounded down, at the boot config's timebase. */
 uint64_t timer_ticks_from_ns(uint64_t ns);
 
+/* Nanoseconds in `ticks` timer ticks, rounded down. */
+uint64_t timer_ns_from_ticks(uint64_t ticks);
+
 /* Calls `handler` from the timer interrupt once mtime >= deadline (interrupts must be enabled
  * for it to run). Replaces a one-shot already armed on this hart. */
 void timer_oneshot_at(uint64_t deadline, irq_handler_t handler, void *context);

@@ -1,35 +1,21 @@
 /* Greedy victim selection: the collectable stripe with the fewest valid pages, the cheapest to
- * collect (the lowest index among equals, so runs are deterministic). */
+ * collect (the lowest index among equals, so runs are deterministic). The block manager keeps
+ * the collectable stripes ranked, so choosing costs the same however many there are. */
 #include "ftl/gc/victim.h"
 
-#include "boot_config.h"
-
-static uint32_t greedy_select(const block_manager_t *blocks) {
-  uint32_t best = BLOCK_NONE;
-  for (uint32_t stripe = 0; stripe < blocks->stripe_count; ++stripe) {
-    if (block_collectable(blocks, stripe) &&
-        (best == BLOCK_NONE ||
-         blocks->stripes[stripe].valid_pages < blocks->stripes[best].valid_pages)) {
-      best = stripe;
-    }
+/* One victim per collection, its pages to the stream GC proposes. */
+static bool greedy_select(const block_manager_t *blocks, victim_choice_t *choice) {
+  uint32_t victim = block_fewest_valid_collectable(blocks);
+  if (victim == BLOCK_NONE) {
+    return false;
   }
-  return best;
+  choice->stripes[0] = victim;
+  choice->count = 1;
+  return true;
 }
 
-const victim_policy_t victim_policy_greedy = {"greedy", greedy_select};
-
-const victim_policy_t *victim_policy_for(uint32_t boot_gc_victim) {
-  static const victim_policy_t *const policies[BOOT_GC_VICTIM_COUNT] = {&victim_policy_greedy};
-  return boot_gc_victim < BOOT_GC_VICTIM_COUNT ? policies[boot_gc_victim] : 0;
-}
+const victim_policy_t victim_policy_greedy = {"greedy", 0, 0, greedy_select};
 
 uint32_t victim_coldest(const block_manager_t *blocks) {
-  uint32_t coldest = BLOCK_NONE;
-  for (uint32_t stripe = 0; stripe < blocks->stripe_count; ++stripe) {
-    if (block_collectable(blocks, stripe) &&
-        (coldest == BLOCK_NONE || blocks->stripes[stripe].wear < blocks->stripes[coldest].wear)) {
-      coldest = stripe;
-    }
-  }
-  return coldest;
+  return block_coldest_collectable(blocks);
 }

@@ -1,23 +1,39 @@
-/* GC victim policies, chosen by the boot config's ftl_gc_victim (enum boot_gc_victim). A policy
- * looks at the block manager and names the stripe to collect next; GC then moves its valid
- * pages and erases its members. */
+/* GC victim policies, chosen by the boot config's ftl_gc_victim through the registry
+ * (ftl/registry.h). A policy looks at the block manager (and its own state: ftl/policy.h) and
+ * names a set of stripes to collect next and the stream their valid pages go to; GC moves their
+ * valid pages, in the set's order, and erases their members. */
 #ifndef SSDVP_FIRMWARE_FTL_GC_VICTIM_H
 #define SSDVP_FIRMWARE_FTL_GC_VICTIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ftl/block.h"
+#include "ftl/policy.h"
+
+/* Stripes one victim set holds at most. */
+#define VICTIM_MAX_SET 32u
+
+typedef struct victim_choice {
+  uint32_t stripes[VICTIM_MAX_SET]; /* collectable stripes (block_collectable), in order */
+  uint32_t count;
+  /* Where their valid pages go (block_stream_t). GC sets it to its relocation stream (its own,
+   * or the host's with ftl.gc.one_region) before asking; a policy may name another. */
+  uint32_t stream;
+} victim_choice_t;
 
 typedef struct victim_policy {
   const char *name;
-  /* A collectable stripe (block_collectable) to collect, or BLOCK_NONE when there is none. */
-  uint32_t (*select)(const block_manager_t *blocks);
+  /* Takes its memory and options, may add streams; NULL for a stateless policy. False when it
+   * does not fit. */
+  bool (*init)(const policy_env_t *env);
+  const policy_listener_t *listener; /* the events it hears, or NULL */
+  /* Fills `choice` with at least one victim; false when there is none. GC may ask again before
+   * it takes the set's first victim (the pools changed): a set is used once its first is taken. */
+  bool (*select)(const block_manager_t *blocks, victim_choice_t *choice);
 } victim_policy_t;
 
 extern const victim_policy_t victim_policy_greedy;
-
-/* The policy a boot_gc_victim value names (NULL when out of range). */
-const victim_policy_t *victim_policy_for(uint32_t boot_gc_victim);
 
 /* Static wear levelling: the collectable stripe with the least-worn member, the coldest data,
  * to migrate when the erase-count spread passes the scenario's threshold. BLOCK_NONE when none

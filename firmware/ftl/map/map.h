@@ -26,8 +26,9 @@
 typedef enum map_answer {
   MAP_HIT,     /* *value is the VPN (VPN_UNMAPPED if the LPN has none) */
   MAP_MISS,    /* *value is the TP to load; call tp_loaded once it is in memory, then ask again */
-  MAP_PREDICT, /* *value is a predicted VPN: read it with its OOB; if the OOB names another LPN,
-                  call mispredicted and ask again (the scheme then answers HIT or MISS) */
+  MAP_PREDICT, /* *value is a predicted VPN: read it with its OOB. It was right when the read is
+                  OK, the OOB names the LPN and the page is still valid; otherwise the FTL calls
+                  mispredicted with what it read */
 } map_answer_t;
 
 /* The host command a lookup serves, for prefetching decisions (TPFTL's request-level and
@@ -50,6 +51,9 @@ typedef struct map_env {
   uint32_t lpn_count;      /* LPNs the host may address */
   uint32_t entries_per_tp; /* page_bytes / sizeof(uint32_t) */
   uint32_t tp_count;       /* ceil(lpn_count / entries_per_tp) */
+  /* DRAM for what a scheme keeps off the SRAM its budget bounds (larger tables, models,
+   * per-LPN history); NULL without DRAM. Its regions show in the arena breakdown. */
+  arena_t *dram;
   /* Dirty mappings of one TP leave the scheme's memory. The TP store merges them into the TP
    * (reading it first when it exists in flash) and programs it; lookups that miss meanwhile
    * see them through tp_loaded. Never fails: the pipeline keeps room for what one call of
@@ -94,8 +98,17 @@ typedef struct map_scheme {
    * in this same call chain. */
   void (*tp_loaded)(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,
                     const map_request_t *const *requests, uint32_t wanted_count);
-  /* A PREDICT answer for lpn was wrong (PREDICT schemes only; NULL otherwise). */
-  void (*mispredicted)(uint32_t lpn);
+  /* A PREDICT answer for lpn was wrong: vpn_read is the page read, oob its OOB words
+   * (interface/oob_layout.h; NULL when the read failed). HIT: *value is the LPN's VPN, found
+   * from what was read (e.g. neighbours' mappings the scheme keeps in its OOB area): the FTL
+   * reads it, one more read and no TP load. MISS: the FTL asks lookup again, which must not
+   * predict vpn_read again. PREDICT schemes only; NULL otherwise. */
+  map_answer_t (*mispredicted)(uint32_t lpn, uint32_t vpn_read, const uint32_t *oob,
+                               uint32_t *value);
+  /* A program completed (a write-buffer flush or a GC batch): lpns[i] was programmed at
+   * first_vpn + i, in program order, OOB_FILLER for a filler page. Heard before the pages'
+   * mapping updates, so a learned scheme can fit a model to the whole run. NULL: not heard. */
+  void (*programmed)(const uint32_t *lpns, uint32_t first_vpn, uint32_t count);
   /* Hands every dirty mapping to write_back_* (flush command, clean shutdown). */
   void (*flush)(void);
   const map_counters_t *(*counters)(void);

@@ -54,14 +54,12 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   uint8_t *bitmaps =
       (uint8_t *)arena_alloc(arena, "tp_frame_patch_maps", store->frame_count * bitmap_bytes);
   store->unmapped_page = (uint32_t *)arena_alloc(arena, "tp_unmapped_page", store->page_bytes);
-  store->filler_page = (uint32_t *)arena_alloc(arena, "tp_filler_page", store->page_bytes);
   store->wanted = (uint32_t *)arena_alloc(arena, "tp_loaded_lpns",
                                           waiter_capacity * (uint32_t)sizeof(uint32_t));
   store->requests = (const map_request_t **)arena_alloc(
       arena, "tp_loaded_requests", waiter_capacity * (uint32_t)sizeof(map_request_t *));
   bool index_fits = hash_init(&store->newest, arena, "tp_frame_index", store->frame_count);
-  if (store->frames == 0 || pages == 0 || bitmaps == 0 || store->unmapped_page == 0 ||
-      store->filler_page == 0 || store->wanted == 0 || store->requests == 0 || !index_fits) {
+  if (store->frames == 0 || pages == 0 || bitmaps == 0 || store->unmapped_page == 0 || store->wanted == 0 || store->requests == 0 || !index_fits) {
     return false;
   }
   for (uint32_t i = 0; i < entries_per_tp; ++i) {
@@ -488,10 +486,11 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
       flash_io_meta(store->flash, op, i, frame->entries);
       oob[OOB_WORD_OWNER] = frame->tp | OOB_TRANSLATION;
       oob[OOB_WORD_SOURCE] = frame_index(store, frame);
+      oob[OOB_WORD_COPIES] = 0;
       ++store->counters.programmed;
     }
     store->counters.padding +=
-        flash_io_pad(store->flash, op, count, unit_pages, store->filler_page, true);
+        flash_io_pad(store->flash, op, count, unit_pages, store->unmapped_page, true);
     op->user = count;
     ++store->programs_in_flight;
     flash_program(store->flash, op, vpn, store->blocks->unit_planes);

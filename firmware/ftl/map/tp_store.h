@@ -95,8 +95,9 @@ typedef struct tp_store {
   uint32_t reads_in_flight;
   uint32_t writebacks; /* write_back_* calls so far: TPs keep becoming dirty while it moves */
   bool waiting_for_room;
-  uint32_t *unmapped_page; /* entries_per_tp x VPN_UNMAPPED: a TP never written */
-  uint32_t *filler_page;   /* padding */
+  /* entries_per_tp x VPN_UNMAPPED: a TP never written, and the padding of partial translation
+   * wordlines (a filler page is never read as a TP) */
+  uint32_t *unmapped_page;
   uint32_t *wanted;        /* tp_loaded arguments, waiter_capacity each */
   const map_request_t **requests;
   uint32_t waiter_capacity;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <set>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -10,6 +11,7 @@ extern "C" {
 #include "ftl/gc/victim.h"
 #include "ftl/map/gtd.h"
 #include "ftl/map/map.h"
+#include "ftl/policy.h"
 #include "lib/metrics.h"
 }
 
@@ -436,26 +438,221 @@ TEST_F(BlockTest, DataOnlyRescuesLeaveTranslationMembersDue) {
   EXPECT_EQ(block_take_rescue(&blocks, false), block_member_of(&blocks, tp_page));
 }
 
+// What a policy listening to every stripe and page event heard, as (kind, stripe) pairs.
+std::vector<std::pair<uint32_t, uint32_t>> block_events_heard;
+void hear_block_event(const policy_event_t *event) {
+  block_events_heard.push_back({event->kind, event->stripe});
+}
+
+TEST_F(BlockTest, PoliciesHearStripesOpenFillAndEraseAndPagesInvalidated) {
+  init(false, kCWDP);
+  policy_listeners_reset();
+  block_events_heard.clear();
+  static const policy_listener_t listener = {
+      POLICY_EVENT_BIT(POLICY_STRIPE_OPENED) | POLICY_EVENT_BIT(POLICY_STRIPE_FULL) |
+          POLICY_EVENT_BIT(POLICY_STRIPE_ERASED) | POLICY_EVENT_BIT(POLICY_PAGE_INVALIDATED),
+      hear_block_event};
+  ASSERT_TRUE(policy_listen(&listener));
+  fill(BLOCK_STREAM_HOST);
+  const uint32_t stripe = block_stripe_of(&blocks, 0);
+  using Heard = std::vector<std::pair<uint32_t, uint32_t>>;
+  EXPECT_EQ(block_events_heard, (Heard{{POLICY_STRIPE_OPENED, stripe}, {POLICY_STRIPE_FULL, stripe}}));
+  block_events_heard.clear();
+  block_page_invalidate(&blocks, 1);
+  block_page_invalidate(&blocks, 1);  // already invalid: nothing to hear
+  for (uint32_t vpn = 0; vpn < blocks.stripe_pages; ++vpn) block_page_invalidate(&blocks, vpn);
+  EXPECT_EQ(block_events_heard.size(), blocks.stripe_pages);
+  EXPECT_EQ(block_events_heard.front(), (std::pair<uint32_t, uint32_t>{POLICY_PAGE_INVALIDATED, stripe}));
+  block_events_heard.clear();
+  block_mark_victim(&blocks, stripe);
+  erase(stripe);
+  EXPECT_EQ(block_events_heard, (Heard{{POLICY_STRIPE_ERASED, stripe}}));
+  policy_listeners_reset();
+}
+
+// The greedy policy's victim: a set of one, to the stream GC proposed; BLOCK_NONE for none.
+uint32_t greedy(const block_manager_t *blocks) {
+  victim_choice_t choice;
+  choice.count = 0;
+  choice.stream = BLOCK_STREAM_GC;
+  if (!victim_policy_greedy.select(blocks, &choice)) return BLOCK_NONE;
+  EXPECT_EQ(choice.count, 1u);
+  EXPECT_EQ(choice.stream, BLOCK_STREAM_GC);
+  return choice.stripes[0];
+}
+
 TEST_F(BlockTest, GreedyPicksTheStripeWithFewestValidPagesAndColdestTheLeastWorn) {
   init(false, kCWDP);
-  ASSERT_EQ(victim_policy_for(BOOT_GC_VICTIM_GREEDY), &victim_policy_greedy);
-  EXPECT_EQ(victim_policy_for(BOOT_GC_VICTIM_COUNT), nullptr);
-  EXPECT_EQ(victim_policy_greedy.select(&blocks), BLOCK_NONE);
+  EXPECT_EQ(greedy(&blocks), BLOCK_NONE);
   EXPECT_EQ(victim_coldest(&blocks), BLOCK_NONE);
-  const uint32_t valid[4] = {5, 2, 7, 2};
-  const uint32_t wear[4] = {4, 3, 1, 9};
-  for (uint32_t s = 0; s < 4; ++s) {
-    block_stripe_t &stripe = blocks.stripes[s];
-    stripe.state = BLOCK_FULL;
-    stripe.valid_pages = valid[s];
-    stripe.wear = wear[s];
+  // Stripe 0 is collected once, then holds the GC stream's data on the most-worn groups (wear
+  // 1); stripe 1 holds host data on groups never erased (wear 0).
+  fill(BLOCK_STREAM_HOST);
+  for (uint32_t vpn = 0; vpn < blocks.stripe_pages; ++vpn) block_page_invalidate(&blocks, vpn);
+  block_mark_victim(&blocks, 0);
+  erase(0);
+  blocks.gc_opens_most_worn = true;
+  fill(BLOCK_STREAM_GC);
+  fill(BLOCK_STREAM_HOST);
+  ASSERT_EQ(blocks.stripes[0].wear, 1u);
+  ASSERT_EQ(blocks.stripes[1].wear, 0u);
+  EXPECT_EQ(greedy(&blocks), 0u) << "all valid: the lowest index";
+  EXPECT_EQ(victim_coldest(&blocks), 1u);
+  const uint32_t second = blocks.stripe_pages;
+  for (uint32_t vpn = second; vpn < second + 3; ++vpn) block_page_invalidate(&blocks, vpn);
+  EXPECT_EQ(greedy(&blocks), 1u);
+  for (uint32_t vpn = 0; vpn < 3; ++vpn) block_page_invalidate(&blocks, vpn);
+  EXPECT_EQ(greedy(&blocks), 0u) << "as few: the lowest index";
+  block_page_validate(&blocks, 0);
+  EXPECT_EQ(greedy(&blocks), 1u);
+  // A full stripe with fewer valid pages but a program still pending is not a candidate yet.
+  const uint32_t pending = alloc(BLOCK_STREAM_HOST);
+  while (blocks.streams[BLOCK_STREAM_HOST].open_stripe != BLOCK_NONE) {
+    settle(alloc(BLOCK_STREAM_HOST), false);
   }
-  EXPECT_EQ(victim_policy_greedy.select(&blocks), 1u);  // first of the two with 2
-  blocks.stripes[1].unsettled_pages = 1;  // a program or update still pending: not yet
-  EXPECT_EQ(victim_policy_greedy.select(&blocks), 3u);
+  EXPECT_EQ(greedy(&blocks), 1u);
+  settle(pending, false);
+  EXPECT_EQ(greedy(&blocks), 2u);
+  EXPECT_EQ(victim_coldest(&blocks), 1u) << "the first of the two with wear 0";
+  block_mark_victim(&blocks, 1);
   EXPECT_EQ(victim_coldest(&blocks), 2u);
-  blocks.stripes[2].state = BLOCK_VICTIM;
+  EXPECT_EQ(greedy(&blocks), 2u);
+  block_mark_victim(&blocks, 2);
   EXPECT_EQ(victim_coldest(&blocks), 0u);
+  EXPECT_EQ(greedy(&blocks), 0u);
+}
+
+// The scans the ranked answers replace, in index order.
+uint32_t scan_fewest_valid(const block_manager_t &blocks) {
+  uint32_t best = BLOCK_NONE;
+  for (uint32_t s = 0; s < blocks.stripe_count; ++s) {
+    if (block_collectable(&blocks, s) &&
+        (best == BLOCK_NONE || blocks.stripes[s].valid_pages < blocks.stripes[best].valid_pages)) {
+      best = s;
+    }
+  }
+  return best;
+}
+
+uint32_t scan_coldest(const block_manager_t &blocks) {
+  uint32_t best = BLOCK_NONE;
+  for (uint32_t s = 0; s < blocks.stripe_count; ++s) {
+    if (block_collectable(&blocks, s) &&
+        (best == BLOCK_NONE || blocks.stripes[s].wear < blocks.stripes[best].wear)) {
+      best = s;
+    }
+  }
+  return best;
+}
+
+uint32_t scan_free_group(const block_manager_t &blocks, uint32_t unit, bool most_worn) {
+  uint32_t best = BLOCK_NONE;
+  for (uint32_t g = unit * blocks.groups_per_unit; g < (unit + 1) * blocks.groups_per_unit; ++g) {
+    if (blocks.groups[g].state != BLOCK_GROUP_FREE) continue;
+    const uint32_t erases = blocks.groups[g].erase_count;
+    if (best == BLOCK_NONE || (most_worn ? erases > blocks.groups[best].erase_count
+                                         : erases < blocks.groups[best].erase_count)) {
+      best = g;
+    }
+  }
+  return best;
+}
+
+// Random programs, settles, program and erase failures, overwrites, collections and erases:
+// after every step the ranked answers equal the scans'. Shapes with one stripe, a number of
+// stripes that is not a power of two, and multi-plane units.
+TEST_F(BlockTest, RankedVictimsAndFreeGroupsEqualAScanAfterRandomSteps) {
+  struct Shape {
+    nand_geometry_t geometry;
+    bool multi_plane;
+  };
+  const Shape shapes[] = {{{2, 2, 1, 2, 4, 8, 4096, 64, 2}, false},
+                          {{1, 3, 1, 2, 13, 12, 4096, 64, 3}, false},
+                          {{1, 3, 1, 2, 13, 12, 4096, 64, 3}, true},
+                          {{2, 1, 1, 1, 1, 4, 4096, 64, 1}, false},
+                          {{1, 1, 1, 2, 7, 4, 4096, 64, 1}, true},
+                          {{2, 1, 1, 2, 37, 8, 4096, 64, 2}, false}};
+  uint32_t seed = 1;
+  auto pick = [&seed](uint32_t n) {  // xorshift32: the same steps on every host
+    seed ^= seed << 13;
+    seed ^= seed >> 17;
+    seed ^= seed << 5;
+    return seed % n;
+  };
+  for (const Shape &shape : shapes) {
+    geometry = shape.geometry;
+    SetUp();
+    init(shape.multi_plane, kCWDP);
+    const uint32_t pages = blocks.stripe_count * blocks.stripe_pages;
+    std::vector<uint32_t> pending;  // first VPNs of programs not settled
+    uint32_t collected = 0;
+    uint32_t ranked_answers = 0;
+    for (uint32_t step = 0; step < 40000; ++step) {
+      const uint32_t action = pick(16);
+      if (action < 5) {
+        blocks.gc_opens_most_worn = pick(2) == 0;
+        const uint32_t first = alloc(pick(BLOCK_BUILTIN_STREAMS));
+        if (first != BLOCK_NONE) pending.push_back(first);
+      } else if (action < 9 && !pending.empty()) {
+        const uint32_t index = pick((uint32_t)pending.size());
+        const uint32_t first = pending[index];
+        pending[index] = pending.back();
+        pending.pop_back();
+        if (pick(2000) == 0) {
+          block_program_failed(&blocks, first);
+        } else {
+          for (uint32_t i = 0; i < blocks.pages_per_program; ++i) {
+            if (pick(4) != 0) block_page_validate(&blocks, first + i);
+            block_page_settled(&blocks, first + i);
+          }
+        }
+      } else if (action < 13) {
+        block_page_invalidate(&blocks, pick(pages));
+      } else if (action < 14) {
+        const uint32_t vpn = pick(pages);  // a page of a full stripe gains validity too
+        if (blocks.stripes[block_stripe_of(&blocks, vpn)].state == BLOCK_FULL) {
+          block_page_validate(&blocks, vpn);
+        }
+      } else if (block_free_groups(&blocks) <= 2 * blocks.unit_count || pick(8) == 0) {
+        // Collect, mostly when the pools run low as GC does: the greedy victim, the coldest or
+        // the last collectable stripe.
+        uint32_t victim = action == 14 ? block_fewest_valid_collectable(&blocks)
+                                       : block_coldest_collectable(&blocks);
+        if (pick(3) == 0) {
+          for (uint32_t s = 0; s < blocks.stripe_count; ++s) {
+            if (block_collectable(&blocks, s)) victim = s;
+          }
+        }
+        if (victim != BLOCK_NONE) {
+          block_mark_victim(&blocks, victim);
+          for (uint32_t i = 0; i < blocks.stripe_pages; ++i) {
+            block_page_invalidate(&blocks, victim * blocks.stripe_pages + i);
+          }
+          for (uint32_t position = 0; position < blocks.unit_count; ++position) {
+            if (block_member_vpn(&blocks, victim, position) != BLOCK_NONE) {
+              block_member_erased(&blocks, victim, position, pick(2000) != 0);
+            }
+          }
+          block_stripe_erased(&blocks, victim);
+          ++collected;
+        }
+      }
+      const uint32_t fewest = block_fewest_valid_collectable(&blocks);
+      ASSERT_EQ(fewest, scan_fewest_valid(blocks)) << "step " << step;
+      ASSERT_EQ(block_coldest_collectable(&blocks), scan_coldest(blocks)) << "step " << step;
+      ranked_answers += fewest != BLOCK_NONE;
+      for (uint32_t unit = 0; unit < blocks.unit_count; ++unit) {
+        for (bool most_worn : {false, true}) {
+          ASSERT_EQ(block_free_group_by_wear(&blocks, unit, most_worn),
+                    scan_free_group(blocks, unit, most_worn))
+              << "step " << step << " unit " << unit << " most_worn " << most_worn;
+        }
+      }
+    }
+    // The steps reached the cases that matter: stripes collected and erased many times over.
+    EXPECT_GT(collected, 10u * blocks.stripe_count);
+    EXPECT_GT(ranked_answers, 1000u);
+  }
 }
 
 TEST(Gtd, StartsUnmappedAndAnswersTheOldLocation) {

@@ -1,0 +1,185 @@
+#include "ftl/buffer_flush.h"
+
+#include "ftl/core.h"
+#include "ftl/task.h"
+#include "lib/metrics.h"
+
+/* The mapping update of one write-buffer slot after its program. */
+typedef struct slot_update {
+  task_t task;
+  tp_waiter_t waiter;
+  uint32_t slot;
+  uint32_t vpn;
+} slot_update_t;
+
+static struct {
+  const grouping_policy_t *grouping;
+  slot_update_t *updates; /* per write-buffer slot */
+  uint8_t *filler_page;   /* a zero page for padding user wordlines */
+  uint32_t watermark_pages; /* dirty pages above which wordlines are programmed */
+  bool host_blocked;
+  uint64_t flushes;         /* wordline programs of buffered pages */
+  uint64_t programmed_host; /* host data pages programmed */
+  uint64_t padding_host;    /* filler pages completing a host wordline */
+} flush;
+
+static void run_slot_update(task_t *task) {
+  slot_update_t *update = LIST_ENTRY(task, slot_update_t, task);
+  uint32_t lpn = ftl_core.wb.slots[update->slot].lpn;
+  if (task_map_update(ftl_core.scheme, &ftl_core.tp_store, &ftl_core.blocks, lpn, update->vpn, task,
+                      &update->waiter)) {
+    block_page_validate(&ftl_core.blocks, update->vpn);
+    block_page_settled(&ftl_core.blocks, update->vpn);
+    wb_settle(&ftl_core.wb, update->slot);
+    task_wake(TASK_WAIT_BUFFER, 1);
+  }
+}
+
+static void resume_slot_update(tp_waiter_t *waiter) {
+  slot_update_t *update = LIST_ENTRY(waiter, slot_update_t, waiter);
+  run_slot_update(&update->task);
+}
+
+static bool position_is_filler(const flash_op_t *op, uint32_t i) {
+  return flash_oob(&ftl_core.flash, op, i)[OOB_WORD_OWNER] == OOB_FILLER;
+}
+
+static void host_program_done(flash_op_t *op, uint32_t status) {
+  if (status != NFC_STATUS_OK) {
+    block_program_failed(&ftl_core.blocks, op->vpn);
+    for (uint32_t i = 0; i < ftl_core.unit_pages; ++i) {
+      if (!position_is_filler(op, i)) {
+        wb_requeue(&ftl_core.wb, flash_oob(&ftl_core.flash, op, i)[OOB_WORD_SOURCE]);
+      }
+    }
+    return;
+  }
+  if (ftl_core.scheme->programmed != 0) {
+    uint32_t lpns[FTL_MAX_UNIT_PAGES];
+    for (uint32_t i = 0; i < ftl_core.unit_pages; ++i) {
+      lpns[i] = flash_oob(&ftl_core.flash, op, i)[OOB_WORD_OWNER];
+    }
+    ftl_core.scheme->programmed(lpns, op->vpn, ftl_core.unit_pages);
+  }
+  for (uint32_t i = 0; i < ftl_core.unit_pages; ++i) {
+    uint32_t vpn = op->vpn + i;
+    if (position_is_filler(op, i)) {
+      block_page_settled(&ftl_core.blocks, vpn);
+      continue;
+    }
+    uint32_t slot = flash_oob(&ftl_core.flash, op, i)[OOB_WORD_SOURCE];
+    wb_programmed(&ftl_core.wb, slot);
+    slot_update_t *update = &flush.updates[slot];
+    update->slot = slot;
+    update->vpn = vpn;
+    update->waiter.lpn = ftl_core.wb.slots[slot].lpn;
+    update->waiter.request = 0;
+    update->waiter.host_read = false;
+    task_schedule(&update->task);
+  }
+  if (policy_heard(POLICY_PAGES_PROGRAMMED)) {
+    policy_event_t event = {.kind = POLICY_PAGES_PROGRAMMED,
+                            .vpn = op->vpn,
+                            .count = ftl_core.unit_pages,
+                            .stream = op->user,
+                            .stripe = block_stripe_of(&ftl_core.blocks, op->vpn)};
+    policy_emit(&event);
+  }
+}
+
+/* Fills the program's positions from the policy's choice: buffered pages, and filler pages where
+ * the choice has none (and past its end). */
+static void fill_program(flash_op_t *op, const grouping_choice_t *choice, uint32_t count) {
+  write_buffer_t *wb = &ftl_core.wb;
+  for (uint32_t i = 0; i < ftl_core.unit_pages; ++i) {
+    uint32_t slot = i < choice->positions ? choice->slots[i] : WB_NONE;
+    if (slot == WB_NONE) {
+      flash_io_pad(&ftl_core.flash, op, i, i + 1u, flush.filler_page, false);
+      continue;
+    }
+    uint32_t *oob = flash_oob(&ftl_core.flash, op, i);
+    wb_start_program(wb, slot);
+    flash_io_user(&ftl_core.flash, op, i, wb_data(wb, slot), true);
+    oob[OOB_WORD_OWNER] = wb->slots[slot].lpn;
+    oob[OOB_WORD_SOURCE] = slot;
+    oob[OOB_WORD_COPIES] = 0;
+  }
+  flush.padding_host += ftl_core.unit_pages - count;
+  flush.programmed_host += count;
+  ++flush.flushes;
+}
+
+void buffer_flush_program(bool force) {
+  grouping_choice_t choice;
+  for (;;) {
+    const write_buffer_t *wb = &ftl_core.wb;
+    /* Pad a partial wordline only when no slot can come free otherwise. */
+    bool buffer_stuck = wb->dirty_count == wb->slot_count;
+    bool due = wb->dirty_count >= ftl_core.unit_pages && wb->dirty_count > flush.watermark_pages;
+    if (!due && !force && !buffer_stuck) {
+      return; /* the main loop calls this often: ask the policy only when it may pick */
+    }
+    choice.stream = BLOCK_STREAM_HOST;
+    uint32_t count = flush.grouping->select(wb, ftl_core.unit_pages, &choice);
+    /* A slot still filling from the host (or behind an older copy in flight) comes eligible
+     * without a program: the buffer is stuck only when the policy can pick every dirty slot. */
+    buffer_stuck &= count == wb->dirty_count;
+    if (count == 0 || (choice.positions < ftl_core.unit_pages && !force && !buffer_stuck)) {
+      return;
+    }
+    if (!ftl_record_available()) {
+      return;
+    }
+    /* Host data never takes the last ftl_gc_foreground_free stripes' worth of groups: GC's. */
+    uint32_t vpn = block_alloc_wordline(&ftl_core.blocks, choice.stream,
+                                        ftl_core.boot->ftl_gc_foreground_free);
+    flush.host_blocked = vpn == BLOCK_NONE;
+    if (flush.host_blocked) {
+      return; /* waits for GC */
+    }
+    flash_op_t *op = ftl_take_record(host_program_done, 0);
+    fill_program(op, &choice, count);
+    op->user = choice.stream;
+    flash_program(&ftl_core.flash, op, vpn, ftl_core.blocks.unit_planes);
+  }
+}
+
+bool buffer_flush_host_blocked(void) { return flush.host_blocked; }
+
+uint8_t *buffer_flush_filler_page(void) { return flush.filler_page; }
+
+void buffer_flush_register_metrics(void) {
+  metrics_counter("pages_programmed.host", &flush.programmed_host);
+  metrics_counter("pages_programmed.padding.host", &flush.padding_host);
+  const wb_counters_t *cache = &ftl_core.wb.counters;
+  metrics_counter("cache.read_hits", &cache->read_hits);
+  metrics_counter("cache.write_hits", &cache->write_hits);
+  metrics_counter("cache.fills", &cache->fills);
+  metrics_counter("cache.evictions", &cache->evictions);
+  metrics_counter("cache.flushes", &flush.flushes);
+  metrics_gauge32("cache.dirty_pages", &ftl_core.wb.dirty_count);
+  metrics_gauge32("cache.clean_pages", &ftl_core.wb.clean_count);
+}
+
+bool buffer_flush_init(const grouping_policy_t *grouping, arena_t *arena) {
+  _Static_assert(FTL_MAX_UNIT_PAGES <= GROUPING_MAX_PAGES, "a choice holds a whole program");
+  uint32_t slots = ftl_core.wb.slot_count;
+  flush.grouping = grouping;
+  flush.updates = (slot_update_t *)arena_alloc(arena, "write_buffer_updates",
+                                               slots * (uint32_t)sizeof(slot_update_t));
+  flush.filler_page = (uint8_t *)arena_alloc(arena, "filler_page", ftl_core.geometry.page_bytes);
+  if (flush.updates == 0 || flush.filler_page == 0) {
+    return false;
+  }
+  for (uint32_t i = 0; i < slots; ++i) {
+    flush.updates[i].task.run = run_slot_update;
+    flush.updates[i].waiter.resume = resume_slot_update;
+  }
+  flush.watermark_pages =
+      (uint32_t)((uint64_t)slots * ftl_core.boot->ftl_write_buffer_flush_watermark / 100u);
+  flush.host_blocked = false;
+  flush.flushes = 0;
+  flush.programmed_host = 0;
+  flush.padding_host = 0;
+  return true;
+}

@@ -1,0 +1,23 @@
+#include "ftl/registry.h"
+
+#include "boot_config.h"
+
+const registry_entry_t ftl_registry[] = {
+    {REGISTRY_SCHEME, BOOT_SCHEME_IDEAL, "ideal", {.scheme = &map_scheme_ideal}},
+    {REGISTRY_SCHEME, BOOT_SCHEME_DFTL, "dftl", {.scheme = &map_scheme_dftl}},
+    {REGISTRY_SCHEME, BOOT_SCHEME_TPFTL, "tpftl", {.scheme = &map_scheme_tpftl}},
+    {REGISTRY_SCHEME, BOOT_SCHEME_SFTL, "sftl", {.scheme = &map_scheme_sftl}},
+    {REGISTRY_VICTIM, BOOT_GC_VICTIM_GREEDY, "greedy", {.victim = &victim_policy_greedy}},
+    {REGISTRY_GROUPING, BOOT_FSP_BASELINE, "baseline", {.grouping = &grouping_policy_baseline}},
+};
+
+const uint32_t ftl_registry_size = sizeof ftl_registry / sizeof ftl_registry[0];
+
+const registry_entry_t *registry_find(registry_kind_t kind, uint32_t boot_id) {
+  for (uint32_t i = 0; i < ftl_registry_size; ++i) {
+    if (ftl_registry[i].kind == kind && ftl_registry[i].boot_id == boot_id) {
+      return &ftl_registry[i];
+    }
+  }
+  return 0;
+}
