@@ -76,9 +76,9 @@ static void victim_match(block_manager_t *blocks, uint32_t node) {
                            wear_key(blocks, right.coldest));
 }
 
-/* The stripe became collectable, stopped being, or gained a valid page. This and
- * victim_lowered are out of line, and the page paths call them last: those run for every page,
- * mostly on stripes that are not collectable, and stay leaf functions with a tail call. */
+/* The stripe became collectable, stopped being, or gained a valid page. Out of line, like
+ * page_invalidated, and the page paths call them last: those run for every page, mostly on
+ * stripes that are not collectable, and stay leaf functions with a tail call. */
 static __attribute__((noinline)) void victim_replay(block_manager_t *blocks, uint32_t stripe) {
   for (uint32_t node = (blocks->stripe_count + stripe) >> 1; node != 0; node >>= 1) {
     victim_match(blocks, node);
@@ -87,7 +87,7 @@ static __attribute__((noinline)) void victim_replay(block_manager_t *blocks, uin
 
 /* A collectable stripe lost a valid page: it may win more matches than before, and above the
  * first one it still loses nothing changes (the rival there beats everything it beat). */
-static __attribute__((noinline)) void victim_lowered(block_manager_t *blocks, uint32_t stripe) {
+static void victim_lowered(block_manager_t *blocks, uint32_t stripe) {
   uint32_t valid = blocks->stripes[stripe].valid_pages;
   for (uint32_t node = (blocks->stripe_count + stripe) >> 1; node != 0; node >>= 1) {
     uint32_t *winner = &blocks->victim_tree[node].fewest_valid;
@@ -536,6 +536,19 @@ void block_page_validate(block_manager_t *blocks, uint32_t vpn) {
   }
 }
 
+/* A page of the stripe stopped being valid: a collectable stripe climbs the ranking, and the
+ * policies listening hear it. */
+static __attribute__((noinline)) void page_invalidated(block_manager_t *blocks, uint32_t stripe,
+                                                       uint32_t vpn) {
+  if (block_collectable(blocks, stripe)) {
+    victim_lowered(blocks, stripe);
+  }
+  if (policy_heard(POLICY_PAGE_INVALIDATED)) {
+    policy_event_t event = {.kind = POLICY_PAGE_INVALIDATED, .stripe = stripe, .vpn = vpn};
+    policy_emit(&event);
+  }
+}
+
 void block_page_invalidate(block_manager_t *blocks, uint32_t vpn) {
   if (bitmap_test(blocks->valid_bitmap, vpn)) {
     bitmap_clear(blocks->valid_bitmap, vpn);
@@ -544,12 +557,8 @@ void block_page_invalidate(block_manager_t *blocks, uint32_t vpn) {
     blocks->retired_valid_pages -= member->retired;
     uint32_t stripe = block_stripe_of(blocks, vpn);
     --blocks->stripes[stripe].valid_pages;
-    if (block_collectable(blocks, stripe)) {
-      victim_lowered(blocks, stripe);
-    }
-    if (policy_heard(POLICY_PAGE_INVALIDATED)) {
-      policy_event_t event = {.kind = POLICY_PAGE_INVALIDATED, .stripe = stripe, .vpn = vpn};
-      policy_emit(&event);
+    if (block_collectable(blocks, stripe) || policy_heard(POLICY_PAGE_INVALIDATED)) {
+      page_invalidated(blocks, stripe, vpn);
     }
   }
 }

@@ -109,15 +109,22 @@ static void fill_program(flash_op_t *op, const grouping_choice_t *choice, uint32
   ++flush.flushes;
 }
 
-void buffer_flush_program(bool force) {
+/* A whole wordline is dirty above the watermark, or every slot is dirty (stuck). */
+static inline bool programs_due(const write_buffer_t *wb) {
+  return (wb->dirty_count >= ftl_core.unit_pages && wb->dirty_count > flush.watermark_pages) ||
+         wb->dirty_count == wb->slot_count;
+}
+
+/* Out of line with its choice on the stack: buffer_flush_program's check, made on every turn
+ * of the main loop, stays free of that frame. */
+static __attribute__((noinline)) void program_wordlines(bool force) {
   grouping_choice_t choice;
   for (;;) {
     const write_buffer_t *wb = &ftl_core.wb;
     /* Pad a partial wordline only when no slot can come free otherwise. */
     bool buffer_stuck = wb->dirty_count == wb->slot_count;
-    bool due = wb->dirty_count >= ftl_core.unit_pages && wb->dirty_count > flush.watermark_pages;
-    if (!due && !force && !buffer_stuck) {
-      return; /* the main loop calls this often: ask the policy only when it may pick */
+    if (!force && !programs_due(wb)) {
+      return;
     }
     choice.stream = BLOCK_STREAM_HOST;
     uint32_t count = flush.grouping->select(wb, ftl_core.unit_pages, &choice);
@@ -141,6 +148,12 @@ void buffer_flush_program(bool force) {
     fill_program(op, &choice, count);
     op->user = choice.stream;
     flash_program(&ftl_core.flash, op, vpn, ftl_core.blocks.unit_planes);
+  }
+}
+
+void buffer_flush_program(bool force) {
+  if (force || programs_due(&ftl_core.wb)) {
+    program_wordlines(force);
   }
 }
 

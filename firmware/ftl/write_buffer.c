@@ -54,12 +54,9 @@ void wb_read_hit(write_buffer_t *wb, uint32_t slot) {
   }
 }
 
-/* The least recent clean slot, evicted, or WB_NONE. Out of line: a pure write buffer never
+/* The least recent clean slot, evicted (there is one). Out of line: a pure write buffer never
  * gets here, and take_slot's free-list pop stays small enough to inline into every write. */
 static __attribute__((noinline)) uint32_t evict_clean(write_buffer_t *wb) {
-  if (list_empty(&wb->clean_lru)) {
-    return WB_NONE;
-  }
   list_node_t *node = list_back(&wb->clean_lru);
   list_remove(node);
   uint32_t slot = slot_index(wb, node);
@@ -74,7 +71,7 @@ static __attribute__((noinline)) uint32_t evict_clean(write_buffer_t *wb) {
 static inline uint32_t take_slot(write_buffer_t *wb) {
   list_node_t *node = list_pop_front(&wb->free_slots);
   if (node == 0) {
-    return evict_clean(wb);
+    return wb->clean_count != 0 ? evict_clean(wb) : WB_NONE;
   }
   --wb->free_count;
   return slot_index(wb, node);
@@ -89,21 +86,26 @@ static void record_write(write_buffer_t *wb, wb_slot_t *written, uint32_t reques
   written->last_access = ++wb->clock;
 }
 
-uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint32_t flags) {
+uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint32_t flags,
+                  bool *hit) {
   uint32_t newest = wb_find(wb, lpn);
-  if (newest != WB_NONE && (wb->slots[newest].state == WB_SLOT_DIRTY ||
-                            wb->slots[newest].state == WB_SLOT_CLEAN)) {
-    wb_slot_t *hit = &wb->slots[newest];
-    if (hit->state == WB_SLOT_CLEAN) {
-      list_remove(&hit->link);
-      list_push_front(&wb->dirty_lru, &hit->link);
-      hit->state = WB_SLOT_DIRTY;
+  bool absorbed = newest != WB_NONE && (wb->slots[newest].state == WB_SLOT_DIRTY ||
+                                        wb->slots[newest].state == WB_SLOT_CLEAN);
+  if (hit != 0) {
+    *hit = absorbed;
+  }
+  if (absorbed) {
+    wb_slot_t *rewritten = &wb->slots[newest];
+    if (rewritten->state == WB_SLOT_CLEAN) {
+      list_remove(&rewritten->link);
+      list_push_front(&wb->dirty_lru, &rewritten->link);
+      rewritten->state = WB_SLOT_DIRTY;
       --wb->clean_count;
       ++wb->dirty_count;
     } else {
-      list_move_front(&wb->dirty_lru, &hit->link);
+      list_move_front(&wb->dirty_lru, &rewritten->link);
     }
-    record_write(wb, hit, request_pages, flags);
+    record_write(wb, rewritten, request_pages, flags);
     ++wb->counters.write_hits;
     return newest;
   }

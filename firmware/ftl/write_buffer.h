@@ -101,10 +101,12 @@ uint32_t wb_find(const write_buffer_t *wb, uint32_t lpn);
 void wb_read_hit(write_buffer_t *wb, uint32_t slot);
 
 /* The slot a write of `lpn` fills (request_pages: the pages of its request; flags: WB_ENTRY_*):
- * its DIRTY or CLEAN slot if it has one (a write hit), else a free slot, or the least recent
- * CLEAN one evicted; now DIRTY and most recent. Either way the slot is filling until wb_filled.
- * WB_NONE when no slot is free or clean. */
-uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint32_t flags);
+ * its DIRTY or CLEAN slot if it has one (a write hit: *hit, unless hit is NULL, says so; the
+ * slot holds the LPN's newest data), else a free slot, or the least recent CLEAN one evicted;
+ * now DIRTY and most recent. Either way the slot is filling until wb_filled. WB_NONE when no
+ * slot is free or clean. */
+uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint32_t flags,
+                  bool *hit);
 void wb_filled(write_buffer_t *wb, uint32_t slot);
 
 /* Whether a DIRTY slot may be programmed now: its data is in and no older copy of its LPN is

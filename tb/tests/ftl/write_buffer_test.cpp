@@ -24,7 +24,7 @@ struct WriteBufferTest : ::testing::Test {
   }
   // A one-page host write whose data has arrived.
   uint32_t write(uint32_t lpn) {
-    uint32_t slot = wb_write(&wb, lpn, 1, 0);
+    uint32_t slot = wb_write(&wb, lpn, 1, 0, nullptr);
     if (slot != WB_NONE) wb_filled(&wb, slot);
     return slot;
   }
@@ -89,7 +89,7 @@ TEST_F(WriteBufferTest, ANewerCopyWaitsForTheOlderOneInFlight) {
 }
 
 TEST_F(WriteBufferTest, AFillingSlotIsNotProgrammedAndAFailedProgramRequeuesAtTheTail) {
-  uint32_t filling = wb_write(&wb, 1, 1, 0);
+  uint32_t filling = wb_write(&wb, 1, 1, 0, nullptr);
   uint32_t ready = write(2);
   EXPECT_EQ(select(4), (std::vector<uint32_t>{ready}));
   wb_filled(&wb, filling);
@@ -98,7 +98,7 @@ TEST_F(WriteBufferTest, AFillingSlotIsNotProgrammedAndAFailedProgramRequeuesAtTh
   wb_requeue(&wb, filling);
   EXPECT_EQ(wb.dirty_count, 2u);
   EXPECT_EQ(select(4), (std::vector<uint32_t>{filling, ready}));
-  wb_write(&wb, 2, 1, 0);  // a rewrite refills the slot: not eligible until its data is in
+  wb_write(&wb, 2, 1, 0, nullptr);  // a rewrite refills the slot: not eligible until its data is in
   EXPECT_EQ(select(4), (std::vector<uint32_t>{filling}));
 }
 
@@ -140,11 +140,14 @@ TEST_F(WriteBufferTest, WithoutCleanEntriesAProgrammedPageLeavesAndReadsAreNotCa
 }
 
 TEST_F(WriteBufferTest, EachEntryRecordsTheRequestThatWroteIt) {
-  uint32_t slot = wb_write(&wb, 7, 3, WB_ENTRY_PARTIAL);
+  bool hit = true;
+  uint32_t slot = wb_write(&wb, 7, 3, WB_ENTRY_PARTIAL, &hit);
+  EXPECT_FALSE(hit);
   EXPECT_EQ(wb.slots[slot].request_pages, 3u);
   EXPECT_EQ(wb.slots[slot].flags, WB_ENTRY_PARTIAL);
   wb_filled(&wb, slot);
-  EXPECT_EQ(wb_write(&wb, 7, 70000, WB_ENTRY_REWRITE), slot);  // saturates, not wraps
+  EXPECT_EQ(wb_write(&wb, 7, 70000, WB_ENTRY_REWRITE, &hit), slot);  // saturates, not wraps
+  EXPECT_TRUE(hit);
   EXPECT_EQ(wb.slots[slot].request_pages, WB_REQUEST_PAGES_MAX);
   EXPECT_EQ(wb.slots[slot].flags, WB_ENTRY_REWRITE);
 }
