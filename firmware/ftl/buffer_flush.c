@@ -169,6 +169,7 @@ void buffer_flush_register_metrics(void) {
   metrics_counter("cache.write_hits", &cache->write_hits);
   metrics_counter("cache.fills", &cache->fills);
   metrics_counter("cache.evictions", &cache->evictions);
+  metrics_counter("cache.rewrites", &cache->rewrites);
   metrics_counter("cache.flushes", &flush.flushes);
   metrics_gauge32("cache.dirty_pages", &ftl_core.wb.dirty_count);
   metrics_gauge32("cache.clean_pages", &ftl_core.wb.clean_count);

@@ -83,6 +83,7 @@ static void record_write(write_buffer_t *wb, wb_slot_t *written, uint32_t reques
       (uint16_t)(request_pages < WB_REQUEST_PAGES_MAX ? request_pages : WB_REQUEST_PAGES_MAX);
   written->flags = (uint8_t)flags;
   written->filling = 1;
+  wb->counters.rewrites += (flags & WB_ENTRY_REWRITE) != 0;
   written->last_access = ++wb->clock;
 }
 

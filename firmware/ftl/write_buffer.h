@@ -64,6 +64,7 @@ typedef struct wb_counters {
   uint64_t write_hits; /* host page writes that landed on a dirty or clean copy of their LPN */
   uint64_t fills;      /* clean entries made from pages read from flash */
   uint64_t evictions;  /* clean entries dropped for a slot */
+  uint64_t rewrites;   /* pages the FTL wrote back itself (WB_ENTRY_REWRITE) */
 } wb_counters_t;
 
 typedef struct write_buffer {

@@ -150,6 +150,7 @@ TEST_F(WriteBufferTest, EachEntryRecordsTheRequestThatWroteIt) {
   EXPECT_TRUE(hit);
   EXPECT_EQ(wb.slots[slot].request_pages, WB_REQUEST_PAGES_MAX);
   EXPECT_EQ(wb.slots[slot].flags, WB_ENTRY_REWRITE);
+  EXPECT_EQ(wb.counters.rewrites, 1u);
 }
 
 struct DataCacheTest : WriteBufferTest {
