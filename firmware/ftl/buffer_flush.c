@@ -109,6 +109,25 @@ static void fill_program(flash_op_t *op, const grouping_choice_t *choice, uint32
   ++flush.flushes;
 }
 
+/* Programs the wordline a policy formed; false when host data must wait for GC to free a
+ * stripe. Out of line: the main loop often asks the policy for a wordline it cannot have yet
+ * (slots still filling), and that path stays free of this one's register saves. */
+static __attribute__((noinline)) bool program_choice(const grouping_choice_t *choice,
+                                                     uint32_t count) {
+  /* Host data never takes the last ftl_gc_foreground_free stripes' worth of groups: GC's. */
+  uint32_t vpn = block_alloc_wordline(&ftl_core.blocks, choice->stream,
+                                      ftl_core.boot->ftl_gc_foreground_free);
+  flush.host_blocked = vpn == BLOCK_NONE;
+  if (flush.host_blocked) {
+    return false;
+  }
+  flash_op_t *op = ftl_take_record(host_program_done, 0);
+  fill_program(op, choice, count);
+  op->user = choice->stream;
+  flash_program(&ftl_core.flash, op, vpn, ftl_core.blocks.unit_planes);
+  return true;
+}
+
 /* A whole wordline is dirty above the watermark, or every slot is dirty (stuck). */
 static inline bool programs_due(const write_buffer_t *wb) {
   return (wb->dirty_count >= ftl_core.unit_pages && wb->dirty_count > flush.watermark_pages) ||
@@ -134,20 +153,9 @@ static __attribute__((noinline)) void program_wordlines(bool force) {
     if (count == 0 || (choice.positions < ftl_core.unit_pages && !force && !buffer_stuck)) {
       return;
     }
-    if (!ftl_record_available()) {
+    if (!ftl_record_available() || !program_choice(&choice, count)) {
       return;
     }
-    /* Host data never takes the last ftl_gc_foreground_free stripes' worth of groups: GC's. */
-    uint32_t vpn = block_alloc_wordline(&ftl_core.blocks, choice.stream,
-                                        ftl_core.boot->ftl_gc_foreground_free);
-    flush.host_blocked = vpn == BLOCK_NONE;
-    if (flush.host_blocked) {
-      return; /* waits for GC */
-    }
-    flash_op_t *op = ftl_take_record(host_program_done, 0);
-    fill_program(op, &choice, count);
-    op->user = choice.stream;
-    flash_program(&ftl_core.flash, op, vpn, ftl_core.blocks.unit_planes);
   }
 }
 
