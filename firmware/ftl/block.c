@@ -49,7 +49,7 @@ static uint32_t match(uint32_t a, uint32_t a_key, uint32_t b, uint32_t b_key) {
 }
 
 static uint32_t valid_key(const block_manager_t *blocks, uint32_t stripe) {
-  return stripe == BLOCK_NONE ? ABSENT_KEY : blocks->stripes[stripe].valid_pages;
+  return stripe == BLOCK_NONE ? ABSENT_KEY : block_stripe_kept_pages(blocks, stripe);
 }
 
 static uint32_t wear_key(const block_manager_t *blocks, uint32_t stripe) {
@@ -88,12 +88,12 @@ static __attribute__((noinline)) void victim_replay(block_manager_t *blocks, uin
 /* A collectable stripe lost a valid page: it may win more matches than before, and above the
  * first one it still loses nothing changes (the rival there beats everything it beat). */
 static void victim_lowered(block_manager_t *blocks, uint32_t stripe) {
-  uint32_t valid = blocks->stripes[stripe].valid_pages;
+  uint32_t valid = block_stripe_kept_pages(blocks, stripe);
   for (uint32_t node = (blocks->stripe_count + stripe) >> 1; node != 0; node >>= 1) {
     uint32_t *winner = &blocks->victim_tree[node].fewest_valid;
     uint32_t rival = *winner; /* never absent: the stripe itself is below */
     if (rival != stripe) {
-      uint32_t rival_valid = blocks->stripes[rival].valid_pages;
+      uint32_t rival_valid = block_stripe_kept_pages(blocks, rival);
       if (rival_valid < valid || (rival_valid == valid && rival < stripe)) {
         return;
       }
@@ -417,13 +417,25 @@ static void fill_stripe(block_manager_t *blocks, uint32_t stripe) {
   }
 }
 
+/* The groups a stripe opened now would take: one of every unit that has a free group. */
+static uint32_t units_with_free_group(const block_manager_t *blocks) {
+  uint32_t units = 0;
+  for (uint32_t unit = 0; unit < blocks->unit_count; ++unit) {
+    units += blocks->free_count[unit] != 0;
+  }
+  return units;
+}
+
 uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free) {
   uint32_t stripe = blocks->streams[stream].open_stripe;
   /* Free groups, not free stripes, measure the room: a unit short of groups (retired ones)
    * leaves stripes that open with a hole, or not at all. */
-  bool reserve_reached = blocks->free_total <= keep_free * blocks->unit_count;
+  uint32_t reserve = keep_free * blocks->unit_count;
+  bool reserve_reached = blocks->free_total <= reserve;
   if (stripe == BLOCK_NONE) {
-    if (reserve_reached) {
+    /* The reserve is left whole after the opening: once retired groups leave the pools uneven,
+     * more than the reserve may be free while opening a stripe would still take some of it. */
+    if (blocks->free_total < reserve + units_with_free_group(blocks)) {
       return BLOCK_NONE;
     }
     stripe = open_stripe(blocks, stream);

@@ -205,12 +205,13 @@ uint32_t block_group_of(const block_manager_t *blocks, uint32_t ppn);
 uint32_t block_group_ppn(const block_manager_t *blocks, uint32_t group, uint32_t page);
 
 /* The first VPN of the next program for `stream`: its open stripe's next program, or the first
- * of a stripe it opens when more than keep_free stripes' worth of groups (keep_free x units)
- * are free (the host keeps the GC reserve this way). A stripe opened into a reserve (by a
- * caller with a smaller keep_free, as GC appending to the host stream) takes programs of a
- * caller with a larger one only while that caller's reserve is free, so the host cannot spend
- * the reserve GC opened it from. BLOCK_NONE when there is no room. The program counts as written from now on; the
- * stripe turns FULL with its last one. Its pages are unsettled until block_page_settled. */
+ * of a stripe it opens when keep_free stripes' worth of groups (keep_free x units) are still
+ * free after the groups it takes (the host keeps the GC reserve this way). A stripe opened into
+ * a reserve (by a caller with a smaller keep_free, as GC appending to the host stream) takes
+ * programs of a caller with a larger one only while that caller's reserve is free, so the host
+ * cannot spend the reserve GC opened it from. BLOCK_NONE when there is no room. The program
+ * counts as written from now on; the stripe turns FULL with its last one. Its pages are
+ * unsettled until block_page_settled. */
 uint32_t block_alloc_wordline(block_manager_t *blocks, block_stream_t stream, uint32_t keep_free);
 
 /* A page of an allocated program is settled: programmed and its mapping (or padding) done.
@@ -226,8 +227,19 @@ void block_program_failed(block_manager_t *blocks, uint32_t first);
 /* Whether a stripe may be collected: FULL with every page settled. */
 bool block_collectable(const block_manager_t *blocks, uint32_t stripe);
 
-/* The collectable stripe with the fewest valid pages, and the one with the lowest wear (the
- * lowest index among equals, so runs are deterministic); BLOCK_NONE when none is. */
+/* The pages a stripe's collection leaves in use: its valid pages, which move elsewhere, and the
+ * pages of each group it lacks (a unit that had no free group when it opened, or a member
+ * retired as bad), which it does not free. Collecting it frees space only while this is below
+ * stripe_pages; for a stripe with every member it is its valid count. */
+static inline uint32_t block_stripe_kept_pages(const block_manager_t *blocks, uint32_t stripe) {
+  const block_stripe_t *kept = &blocks->stripes[stripe];
+  return kept->valid_pages + (blocks->unit_count - kept->members) * blocks->wordlines *
+                                 blocks->pages_per_program;
+}
+
+/* The collectable stripe with the fewest valid pages (block_stripe_kept_pages: a missing
+ * group's pages count as valid), and the one with the lowest wear (the lowest index among
+ * equals, so runs are deterministic); BLOCK_NONE when none is. */
 uint32_t block_fewest_valid_collectable(const block_manager_t *blocks);
 uint32_t block_coldest_collectable(const block_manager_t *blocks);
 

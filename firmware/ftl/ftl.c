@@ -134,26 +134,34 @@ void ftl_run(void) {
 
 /* ---- boot ---- */
 
-/* GC must free a stripe when host data waits (the host's stripe is full and no more than the
- * GC reserve, ftl.gc.foreground_free, is free) or when fewer than the reserve are free. Either
- * way at most the reserve and one stripe per stream but the host's are not full: free ones and
- * the other streams' open ones (GC, translation, and those policies added). If the others hold more pages than can be valid (one per LPN and per TP), some
- * collectable stripe has an invalid page. Bad blocks found later may still break this. */
+/* GC must free a stripe when host data waits (the host's stripe is full and opening one would
+ * take from the GC reserve, ftl.gc.foreground_free stripes' worth of groups) or when fewer than
+ * the reserve are free. Either way at most the reserve and one stripe per stream but the host's
+ * are not full: free groups and the other streams' open stripes (GC, translation, and those
+ * policies added). Once groups are retired as bad the units' pools may be uneven, and host data
+ * may then wait with up to one group fewer than a stripe more free. If the groups left hold more
+ * pages than can be valid (one per LPN and per TP), some collectable stripe has an invalid page.
+ * Checked at boot, and by GC when host data waits and it finds no stripe to free. */
 static bool spare_stripes_suffice(const char **problem) {
-  static char message[256];
+  static char message[320];
   const block_manager_t *b = &ftl_core.blocks;
   uint32_t reserved = block_max_open_stripes(b) - 1u + ftl_core.boot->ftl_gc_foreground_free;
-  uint32_t stripes = b->stripe_count;
-  uint64_t full_pages = stripes > reserved ? (uint64_t)(stripes - reserved) * b->stripe_pages : 0;
+  uint32_t reserved_groups =
+      reserved * b->unit_count + (b->retired_groups != 0 ? b->unit_count - 1u : 0u);
+  uint32_t groups = b->group_count - b->retired_groups;
+  uint32_t group_pages = b->wordlines * b->pages_per_program;
+  uint64_t full_pages =
+      groups > reserved_groups ? (uint64_t)(groups - reserved_groups) * group_pages : 0;
   if (full_pages > (uint64_t)ftl_core.lpn_count + ftl_core.tp_count) {
     return true;
   }
   fw_snprintf(message, sizeof message,
               "over-provisioning too small for GC: %u stripes, %u open for streams other than the "
-              "host's or in reserve (ftl.gc.foreground_free), leave %u pages for %u LPNs and %u TPs "
-              "(raise ftl.op or nand.blocks)",
-              (unsigned)stripes, (unsigned)reserved, (unsigned)full_pages,
-              (unsigned)ftl_core.lpn_count, (unsigned)ftl_core.tp_count);
+              "host's or in reserve (ftl.gc.foreground_free), %u of %u groups retired as bad, "
+              "leave %u pages for %u LPNs and %u TPs (raise ftl.op or nand.blocks)",
+              (unsigned)b->stripe_count, (unsigned)reserved, (unsigned)b->retired_groups,
+              (unsigned)b->group_count, (unsigned)full_pages, (unsigned)ftl_core.lpn_count,
+              (unsigned)ftl_core.tp_count);
   *problem = message;
   return false;
 }
@@ -279,7 +287,8 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
                      .filler_page = buffer_flush_filler_page(),
                      .take_record = take_record,
                      .record_available = record_available,
-                     .host_idle = host_pipeline_idle};
+                     .host_idle = host_pipeline_idle,
+                     .spare_suffices = spare_stripes_suffice};
   fits &= gc_init(&gc_env, sram);
   ftl.event_ring = (hic_event_t *)arena_alloc_aligned(
       sram, "hic_event_ring", HIC_RING_ENTRIES * (uint32_t)sizeof(hic_event_t), HIC_EVENT_BYTES);

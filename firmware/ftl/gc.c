@@ -140,8 +140,9 @@ static void check_set(const victim_choice_t *set) {
 }
 
 /* The next victim of the policy's set, a new set asked for when none has begun; BLOCK_NONE when
- * the policy has none or its first has no invalid page. A set's stripes stay collectable until
- * taken, unless wear levelling took one meanwhile (skipped). */
+ * the policy has none or collecting its first would free nothing (block_stripe_kept_pages). A
+ * set's stripes stay collectable until taken, unless wear levelling took one meanwhile
+ * (skipped). */
 static uint32_t policy_victim(void) {
   while (gc.set_next != 0 && gc.set_next < gc.set.count &&
          !block_collectable(env.blocks, gc.set.stripes[gc.set_next])) {
@@ -157,7 +158,7 @@ static uint32_t policy_victim(void) {
     }
     check_set(&gc.set);
     uint32_t first = gc.set.stripes[0];
-    if (env.blocks->stripes[first].valid_pages == env.blocks->stripes[first].programmed_pages) {
+    if (block_stripe_kept_pages(env.blocks, first) >= env.blocks->stripe_pages) {
       gc.set.count = 0;
       return BLOCK_NONE;
     }
@@ -238,6 +239,17 @@ static uint32_t next_victim_page(void) {
   return vpn;
 }
 
+/* Host data waits and no stripe has a page to free. Programs and TP writes still settling may
+ * give one; once the groups retired as bad leave too few for the data, none will: said, and the
+ * run stops rather than sleep for ever. */
+static void check_room_left(void) {
+  const char *problem = 0;
+  if (!env.spare_suffices(&problem)) {
+    fw_printf("ftl: out of space: host data waits and GC finds no stripe to free: %s\n", problem);
+    system_fault();
+  }
+}
+
 /* Starts a GC job when one is due: the rescue of a retired member's data first (it sits on a
  * failing block), then static wear levelling, then foreground GC (host data waits, or a pool
  * is below the foreground threshold), then background GC while the host is idle. Out of line:
@@ -259,6 +271,8 @@ static __attribute__((noinline)) void start_job(bool host_blocked, bool below_ba
       if (foreground && gc.batch != 0) {
         gc.stage = GC_PROGRAM; /* the parked batch's victims are all that is left to free */
         task_schedule(&gc.task);
+      } else if (host_blocked) {
+        check_room_left();
       }
       return;
     }

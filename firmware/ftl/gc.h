@@ -42,6 +42,10 @@ typedef struct gc_env {
   flash_op_t *(*take_record)(flash_done_fn done, void *owner);
   bool (*record_available)(void);
   bool (*host_idle)(void); /* no host work waits or runs: background GC may start */
+  /* Whether the groups not retired as bad hold more pages than can be valid beyond the GC
+   * reserve and the open stripes (so while host data waits some stripe has a page to free);
+   * when not, *problem says why, naming the figures. */
+  bool (*spare_suffices)(const char **problem);
 } gc_env_t;
 
 /* Takes the batch buffers from the arena; false when they do not fit. */

@@ -522,12 +522,61 @@ TEST_F(BlockTest, GreedyPicksTheStripeWithFewestValidPagesAndColdestTheLeastWorn
   EXPECT_EQ(greedy(&blocks), 0u);
 }
 
+// Two units of 4 groups: stripe 0 is filled and collected, and the erase of its member on unit 1
+// fails. Unit 1 then has a group fewer than unit 0.
+struct BlockRetiredByEraseTest : BlockTest {
+  void SetUp() override {
+    geometry = nand_geometry_t{2, 1, 1, 1, 4, 4, 4096, 64, 1};
+    BlockTest::SetUp();
+    init(false, kCWDP);
+    fill(BLOCK_STREAM_HOST);
+    for (uint32_t vpn = 0; vpn < blocks.stripe_pages; ++vpn) block_page_invalidate(&blocks, vpn);
+    block_mark_victim(&blocks, 0);
+    block_member_erased(&blocks, 0, 0, true);
+    block_member_erased(&blocks, 0, 1, false);
+    block_stripe_erased(&blocks, 0);
+    ASSERT_EQ(blocks.retired_groups, 1u);
+    ASSERT_EQ(block_free_groups(&blocks), 7u);
+  }
+};
+
+TEST_F(BlockRetiredByEraseTest, OpeningAStripeLeavesTheReserveWholeWhenThePoolsAreUneven) {
+  // 7 groups free, more than a reserve of 3 stripes' worth (6), but a stripe takes 2 of them.
+  EXPECT_EQ(alloc(BLOCK_STREAM_HOST, 3), BLOCK_NONE);
+  EXPECT_NE(alloc(BLOCK_STREAM_HOST, 2), BLOCK_NONE);
+  EXPECT_EQ(block_free_groups(&blocks), 5u);
+}
+
+TEST_F(BlockRetiredByEraseTest, GreedyCountsTheGroupsAStripeLacksAsPagesItCannotFree) {
+  fill(BLOCK_STREAM_HOST);  // stripes 0 to 2 take the rest of unit 1
+  fill(BLOCK_STREAM_HOST);
+  fill(BLOCK_STREAM_HOST);
+  fill(BLOCK_STREAM_GC);    // stripe 3 opens with a hole: unit 0's group alone, all valid
+  const uint32_t holed = 3;
+  const uint32_t group_pages = blocks.wordlines * blocks.pages_per_program;
+  ASSERT_EQ(blocks.stripes[holed].members, 1u);
+  ASSERT_EQ(blocks.stripes[holed].valid_pages, group_pages);
+  EXPECT_EQ(block_stripe_kept_pages(&blocks, holed), blocks.stripe_pages);
+  for (uint32_t vpn = blocks.stripe_pages; vpn < blocks.stripe_pages + 3; ++vpn) {
+    block_page_invalidate(&blocks, vpn);
+  }
+  EXPECT_EQ(greedy(&blocks), 1u) << "the holed stripe has fewer valid pages but frees none";
+  const uint32_t member = holed * blocks.unit_count;  // position 0, unit 0's group
+  for (uint32_t page = 0; page < 3; ++page) {
+    block_page_invalidate(&blocks, block_member_page_vpn(&blocks, member, page));
+  }
+  EXPECT_EQ(greedy(&blocks), 1u) << "as many pages to free: the lowest index";
+  block_page_invalidate(&blocks, block_member_page_vpn(&blocks, member, 3));
+  EXPECT_EQ(greedy(&blocks), holed);
+}
+
 // The scans the ranked answers replace, in index order.
 uint32_t scan_fewest_valid(const block_manager_t &blocks) {
   uint32_t best = BLOCK_NONE;
   for (uint32_t s = 0; s < blocks.stripe_count; ++s) {
     if (block_collectable(&blocks, s) &&
-        (best == BLOCK_NONE || blocks.stripes[s].valid_pages < blocks.stripes[best].valid_pages)) {
+        (best == BLOCK_NONE ||
+         block_stripe_kept_pages(&blocks, s) < block_stripe_kept_pages(&blocks, best))) {
       best = s;
     }
   }

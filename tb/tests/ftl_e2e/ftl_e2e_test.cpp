@@ -372,6 +372,58 @@ TEST(FtlBadBlocks, DataOnGroupsRetiredByFailedProgramsIsMovedOffAndReadsBack) {
   EXPECT_EQ(retired["valid_pages_left"].get<uint64_t>(), 0u);
 }
 
+TEST(FtlBadBlocks, GcUnderEraseFailuresRetiresTheGroupsAndEveryPageReadsBack) {
+  // 0.5 % of erases fail, each retiring its group: a unit then has a group fewer, and stripes
+  // opened while it has none free have a hole. With 20 % OP the whole capacity is filled and
+  // overwritten at random, so GC runs with the pools at their floor; a holed stripe full of
+  // valid pages must not pass for the cheapest victim (it frees nothing: GC used to idle while
+  // host data waited, and every hart fell asleep), nor host data take the GC reserve when the
+  // pools are uneven.
+  constexpr uint64_t kPages = kPhysicalPages * 80 / 100;
+  const uint64_t set = kPages * kPageBytes;
+  const E2eRun run = run_scenario(
+      "erase_failures",
+      device_yaml("dftl") + "ftl: {op: 0.2}\n" +
+          fill_then_verify(set, stream_phase("overwrite", bytes(set),
+                                             "pattern: random, read_fraction: 0.0, size: 8KiB, "
+                                             "queue_depth: 32")),
+      "--set nand.fault.erase_fail_rate=5000 --set seed=2");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_GE(phase(run, 2)["host_read_pages"].get<uint64_t>(), kPages);
+  const nlohmann::json& ftl = run.stats["ftl"]["run"];
+  EXPECT_GT(ftl["gc"]["invocations"].get<uint64_t>(), 0u);
+  // Every failed erase retired its group, once; no data was left on one.
+  const uint64_t retired = ftl["retired"]["groups"].get<uint64_t>();
+  EXPECT_GE(retired, 2u);
+  EXPECT_EQ(retired, run.stats["platform"]["nand"]["wear"]["grown_bad_blocks"].get<uint64_t>());
+  EXPECT_EQ(ftl["retired"]["rescued"].get<uint64_t>(), 0u);
+  EXPECT_EQ(ftl["retired"]["valid_pages_left"].get<uint64_t>(), 0u);
+  // Every group is free, held by a stream, or retired.
+  const nlohmann::json& groups = ftl["blocks"];
+  EXPECT_EQ(groups["free_groups"].get<uint64_t>() + groups["host_groups"].get<uint64_t>() +
+                groups["gc_groups"].get<uint64_t>() + groups["translation_groups"].get<uint64_t>() +
+                retired,
+            kGroups);
+}
+
+TEST(FtlBadBlocks, GroupsRetiredBeyondTheSpareRoomStopTheRunNamingTheFigures) {
+  // With 7 % OP the room beyond the GC reserve and the open stripes is under a group: once 1 %
+  // of erases have retired a few groups, host data waits and GC finds no stripe to free. The
+  // firmware says so, with the figures, rather than sleep for ever.
+  const E2eRun run = run_scenario(
+      "erase_failures_out_of_space",
+      device_yaml("dftl") +
+          fill_then_verify(kHostBytes, stream_phase("overwrite", bytes(kHostBytes),
+                                                    "pattern: random, read_fraction: 0.0, "
+                                                    "size: 8KiB, queue_depth: 32")),
+      "--set nand.fault.erase_fail_rate=10000");
+  EXPECT_NE(run.process.exit_code, 0) << run.process.output;
+  EXPECT_EQ(run.stats["outcome"]["outcome"], "fault") << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "ftl: out of space")) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "groups retired as bad")) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "ftl.op")) << run.process.output;
+}
+
 TEST(FtlBudget, OverBudgetSramFailsAtBootWithTheBreakdown) {
   // A 1 MiB map budget cannot fit in a 64 KiB SRAM.
   const E2eRun run = run_scenario(
