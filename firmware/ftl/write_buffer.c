@@ -77,6 +77,19 @@ static inline uint32_t take_slot(write_buffer_t *wb) {
   return slot_index(wb, node);
 }
 
+/* A taken slot becomes the newest entry of `lpn`, most recent in `lru`. */
+static wb_slot_t *new_entry(write_buffer_t *wb, uint32_t slot, uint32_t lpn, uint32_t older,
+                            wb_state_t state, list_node_t *lru) {
+  wb_slot_t *entry = &wb->slots[slot];
+  entry->lpn = lpn;
+  entry->state = (uint8_t)state;
+  entry->older = older;
+  entry->newer = WB_NONE;
+  hash_put(&wb->newest, lpn, slot); /* cannot fail: one entry per slot at most */
+  list_push_front(lru, &entry->link);
+  return entry;
+}
+
 static void record_write(write_buffer_t *wb, wb_slot_t *written, uint32_t request_pages,
                          uint32_t flags) {
   written->request_pages =
@@ -114,17 +127,11 @@ uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint
   if (slot == WB_NONE) {
     return WB_NONE;
   }
-  wb_slot_t *filled = &wb->slots[slot];
-  filled->lpn = lpn;
-  filled->state = WB_SLOT_DIRTY;
-  filled->older = newest;
-  filled->newer = WB_NONE;
+  wb_slot_t *filled = new_entry(wb, slot, lpn, newest, WB_SLOT_DIRTY, &wb->dirty_lru);
   record_write(wb, filled, request_pages, flags);
   if (newest != WB_NONE) {
     wb->slots[newest].newer = slot;
   }
-  hash_put(&wb->newest, lpn, slot); /* cannot fail: one entry per slot at most */
-  list_push_front(&wb->dirty_lru, &filled->link);
   ++wb->dirty_count;
   return slot;
 }
@@ -209,17 +216,11 @@ uint32_t wb_fill_clean(write_buffer_t *wb, uint32_t lpn) {
   if (slot == WB_NONE) {
     return WB_NONE;
   }
-  wb_slot_t *filled = &wb->slots[slot];
-  filled->lpn = lpn;
-  filled->older = WB_NONE;
-  filled->newer = WB_NONE;
+  wb_slot_t *filled = new_entry(wb, slot, lpn, WB_NONE, WB_SLOT_CLEAN, &wb->clean_lru);
   filled->filling = 0;
   filled->request_pages = 0;
   filled->flags = 0;
   filled->last_access = ++wb->clock;
-  hash_put(&wb->newest, lpn, slot);
-  list_push_front(&wb->clean_lru, &filled->link);
-  filled->state = WB_SLOT_CLEAN;
   ++wb->clean_count;
   ++wb->counters.fills;
   return slot;
