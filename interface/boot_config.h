@@ -7,7 +7,7 @@
 #include "memory_map.h"
 
 #define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
-#define BOOT_CONFIG_VERSION 5u
+#define BOOT_CONFIG_VERSION 6u
 
 /* Byte offsets of the fields the boot code reads in assembly (checked against the struct). */
 #define BOOT_CONFIG_OFFSET_MAGIC 0
@@ -47,10 +47,13 @@ enum boot_rqrmi_engine {
 
 /* GC victim policies; the names are the scenario's ftl.gc.victim values. */
 enum boot_gc_victim {
-  BOOT_GC_VICTIM_GREEDY = 0, /* the full block with the fewest valid pages */
-  BOOT_GC_VICTIM_COUNT = 1
+  BOOT_GC_VICTIM_GREEDY = 0,       /* the full stripe with the fewest valid pages */
+  BOOT_GC_VICTIM_2R_GREEDY = 1,    /* 2R: greedy first, more of its region to free a stripe */
+  BOOT_GC_VICTIM_2R_FIFO = 2,      /* 2R: a FIFO scan with selective merge and second chance */
+  BOOT_GC_VICTIM_COST_BENEFIT = 3, /* LFS: the highest age x (1 - u) / u */
+  BOOT_GC_VICTIM_COUNT = 4
 };
-#define BOOT_GC_VICTIM_NAMES {"greedy"}
+#define BOOT_GC_VICTIM_NAMES {"greedy", "2r_greedy", "2r_fifo", "cost_benefit"}
 
 /* Write-buffer grouping (full-sequence-program) policies: ftl.fsp.policy. */
 enum boot_fsp_policy {

@@ -1,6 +1,7 @@
 #include "ftl/buffer_flush.h"
 
 #include "ftl/core.h"
+#include "ftl/gc.h"
 #include "ftl/task.h"
 #include "lib/metrics.h"
 
@@ -115,8 +116,9 @@ static void fill_program(flash_op_t *op, const grouping_choice_t *choice, uint32
 static __attribute__((noinline)) bool program_choice(const grouping_choice_t *choice,
                                                      uint32_t count) {
   /* Host data never takes the last ftl_gc_foreground_free stripes' worth of groups: GC's. */
-  uint32_t vpn = block_alloc_wordline(&ftl_core.blocks, choice->stream,
-                                      ftl_core.boot->ftl_gc_foreground_free);
+  uint32_t vpn = gc_holds_host() ? BLOCK_NONE
+                                 : block_alloc_wordline(&ftl_core.blocks, choice->stream,
+                                                        ftl_core.boot->ftl_gc_foreground_free);
   flush.host_blocked = vpn == BLOCK_NONE;
   if (flush.host_blocked) {
     return false;

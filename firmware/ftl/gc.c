@@ -34,6 +34,10 @@ static struct gc_counters {
   uint64_t wl_migrations;    /* stripes moved by static wear levelling */
   uint64_t rescued;          /* retired members whose valid pages GC moved off */
   uint64_t victim_valid_pages[GC_VALID_BUCKETS]; /* valid pages of each victim when chosen */
+  /* The same for the victims of the normal region (opened by the host stream) and the cold
+   * one (opened by GC): 2R's per-region victim utilisation. */
+  uint64_t normal_victim_valid_pages[GC_VALID_BUCKETS];
+  uint64_t cold_victim_valid_pages[GC_VALID_BUCKETS];
   uint64_t victims_per_set[VICTIM_MAX_SET + 1u];  /* stripes of each victim set begun */
   uint64_t page_copies[GC_COPY_BUCKETS]; /* moved pages by their copy number (1: first move) */
   uint32_t victim_valid_bucket_width;
@@ -71,6 +75,7 @@ typedef struct gc_drained {
   bool foreground;
   bool wear_levelling;
   bool waiting;
+  bool merged; /* one of a victim set of several stripes (counted by merging) */
 } gc_drained_t;
 
 /* One GC job collects victims until the pools are above the background threshold. Pages of
@@ -83,6 +88,7 @@ static struct {
   bool victim_in_batch; /* a page of the victim is in the batch */
   bool foreground;
   bool wear_levelling;
+  bool merged;          /* the victim is one of a set of several stripes */
   bool rescue;          /* the victim is rescue_member: moved off, never erased */
   uint32_t rescue_member;
   bool batch_rescued;   /* the batch holds pages of a rescue: program it without waiting */
@@ -101,6 +107,9 @@ static struct {
   bool wear_changed; /* a stripe was erased since static wear levelling last looked */
   victim_choice_t set; /* the policy's last victim set */
   uint32_t set_next;   /* its next victim to take; set.count: used up */
+  /* Stripes of sets of several not yet erased (nor skipped): a multi-block merge runs. Without
+   * ftl.gc.async_merge, host data waits for it to end. */
+  uint32_t merging;
   uint32_t victim_stream; /* where the victim's valid pages go */
   uint32_t batch_stream;  /* where the batch goes (its pages all go to one stream) */
   uint32_t relocation_stream; /* of rescues and wear levelling: GC's, or the host's (one region) */
@@ -147,6 +156,7 @@ static uint32_t policy_victim(void) {
   while (gc.set_next != 0 && gc.set_next < gc.set.count &&
          !block_collectable(env.blocks, gc.set.stripes[gc.set_next])) {
     ++gc.set_next;
+    gc.merging -= gc.set.count > 1u;
   }
   if (gc.set_next == 0 || gc.set_next == gc.set.count) {
     gc.set_next = 0;
@@ -179,21 +189,33 @@ static void take_victim(uint32_t stripe, bool wear_levelling, uint32_t rescue_me
   gc.rescue = rescue_member != BLOCK_NONE;
   gc.victim_in_batch = false;
   gc.wear_levelling = wear_levelling;
+  gc.merged = false;
   gc.cursor = 0;
 }
 
+/* A set of several stripes is merged whole, whatever the pools say. */
+static bool set_goes_on(void) { return gc.set_next != 0 && gc.set_next < gc.set.count; }
+
 static void begin_victim(uint32_t victim, bool wear_levelling) {
-  metrics_histogram_add(counters.victim_valid_pages, GC_VALID_BUCKETS,
-                        counters.victim_valid_bucket_width,
-                        env.blocks->stripes[victim].valid_pages);
+  uint32_t valid = env.blocks->stripes[victim].valid_pages;
+  uint32_t width = counters.victim_valid_bucket_width;
+  metrics_histogram_add(counters.victim_valid_pages, GC_VALID_BUCKETS, width, valid);
+  uint32_t region = env.blocks->stripes[victim].stream;
+  if (region == BLOCK_STREAM_HOST) {
+    metrics_histogram_add(counters.normal_victim_valid_pages, GC_VALID_BUCKETS, width, valid);
+  } else if (region == BLOCK_STREAM_GC) {
+    metrics_histogram_add(counters.cold_victim_valid_pages, GC_VALID_BUCKETS, width, valid);
+  }
   block_mark_victim(env.blocks, victim);
   take_victim(victim, wear_levelling, BLOCK_NONE);
   bool from_set = !wear_levelling && gc.set_next < gc.set.count &&
                   gc.set.stripes[gc.set_next] == victim;
+  gc.merged = from_set && gc.set.count > 1u;
   if (from_set) {
     ++gc.set_next;
     if (gc.set_next == 1) {
       metrics_histogram_add(counters.victims_per_set, VICTIM_MAX_SET + 1u, 1, gc.set.count);
+      gc.merging += gc.merged ? gc.set.count : 0u;
     }
   }
   gc.victim_stream = from_set ? gc.set.stream : gc.relocation_stream;
@@ -314,6 +336,7 @@ static void drain_victim(void) {
   drained->foreground = gc.foreground;
   drained->wear_levelling = gc.wear_levelling;
   drained->waiting = gc.victim_in_batch;
+  drained->merged = gc.merged;
   gc.victim = BLOCK_NONE;
 }
 
@@ -342,7 +365,7 @@ static bool take_next_victim(void) {
   uint32_t victim = wear_levelling_victim();
   bool wear_levelling = victim != BLOCK_NONE;
   if (!wear_levelling) {
-    if (!pools_low(env.boot->ftl_gc_background_free)) {
+    if (!set_goes_on() && !pools_low(env.boot->ftl_gc_background_free)) {
       return false;
     }
     victim = policy_victim();
@@ -422,7 +445,8 @@ static void gc_scan(void) {
     task_schedule(&gc.task);
   } else if (gc.batch == unit_pages() || stream_changes ||
              (gc.batch != 0 && gc.victim == BLOCK_NONE &&
-              (gc.batch_rescued || pools_low(env.boot->ftl_gc_background_free)))) {
+              (gc.batch_rescued || gc.merging != 0 ||
+               pools_low(env.boot->ftl_gc_background_free)))) {
     /* Full, or no victim can top it up although the pools still want GC (or rescued data waits
      * in it): program it padded. */
     gc.stage = GC_PROGRAM;
@@ -510,6 +534,7 @@ static void finish_erase(void) {
   ++counters.invocations;
   counters.foreground += gc.erasing.foreground;
   counters.wl_migrations += gc.erasing.wear_levelling;
+  gc.merging -= gc.erasing.merged;
   gc.erasing.stripe = BLOCK_NONE;
   gc.wear_changed = true;
   /* More to erase, the victim still being scanned, or another while pools are low. */
@@ -647,6 +672,10 @@ void gc_register_metrics(void) {
   metrics_histogram("gc.victim_valid_pages", counters.victim_valid_pages, GC_VALID_BUCKETS,
                     counters.victim_valid_bucket_width);
   metrics_histogram("gc.page_copies", counters.page_copies, GC_COPY_BUCKETS, 1);
+  metrics_histogram("gc.normal_victim_valid_pages", counters.normal_victim_valid_pages,
+                    GC_VALID_BUCKETS, counters.victim_valid_bucket_width);
+  metrics_histogram("gc.cold_victim_valid_pages", counters.cold_victim_valid_pages,
+                    GC_VALID_BUCKETS, counters.victim_valid_bucket_width);
   metrics_histogram("gc.victims_per_set", counters.victims_per_set, VICTIM_MAX_SET + 1u, 1);
   metrics_counter("wl_migrations", &counters.wl_migrations);
   metrics_counter("retired.rescued", &counters.rescued);
@@ -684,6 +713,8 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   gc.wear_changed = false;
   gc.set.count = 0;
   gc.set_next = 0;
+  gc.merging = 0;
+  gc.merged = false;
   /* One region: relocated pages go where host data goes (2R's 1R baseline). */
   gc.relocation_stream = env.boot->ftl_gc_one_region ? BLOCK_STREAM_HOST : BLOCK_STREAM_GC;
   gc.victim_stream = gc.relocation_stream;
@@ -692,3 +723,5 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
 }
 
 bool gc_idle(void) { return gc.stage == GC_IDLE; }
+
+bool gc_holds_host(void) { return gc.merging != 0 && env.boot->ftl_gc_async_merge == 0; }

@@ -60,4 +60,8 @@ void gc_consider(bool host_blocked);
 /* No job runs (a parked partial wordline may wait for the next one). */
 bool gc_idle(void);
 
+/* A victim set of several stripes is being merged and host data waits for it to end (2R's
+ * synchronous multi-block merge; ftl.gc.async_merge lets host data go on beside it). */
+bool gc_holds_host(void);
+
 #endif

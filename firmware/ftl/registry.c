@@ -8,6 +8,10 @@ const registry_entry_t ftl_registry[] = {
     {REGISTRY_SCHEME, BOOT_SCHEME_TPFTL, "tpftl", {.scheme = &map_scheme_tpftl}},
     {REGISTRY_SCHEME, BOOT_SCHEME_SFTL, "sftl", {.scheme = &map_scheme_sftl}},
     {REGISTRY_VICTIM, BOOT_GC_VICTIM_GREEDY, "greedy", {.victim = &victim_policy_greedy}},
+    {REGISTRY_VICTIM, BOOT_GC_VICTIM_2R_GREEDY, "2r_greedy", {.victim = &victim_policy_2r_greedy}},
+    {REGISTRY_VICTIM, BOOT_GC_VICTIM_2R_FIFO, "2r_fifo", {.victim = &victim_policy_2r_fifo}},
+    {REGISTRY_VICTIM, BOOT_GC_VICTIM_COST_BENEFIT, "cost_benefit",
+     {.victim = &victim_policy_cost_benefit}},
     {REGISTRY_GROUPING, BOOT_FSP_BASELINE, "baseline", {.grouping = &grouping_policy_baseline}},
 };
 

@@ -104,6 +104,15 @@ void check_ftl(const SocConfig& config) {
         "ftl.gc.foreground_free = {} must be below ftl.gc.background_free = {}",
         ftl.ftl_gc_foreground_free, ftl.ftl_gc_background_free));
   }
+  const bool two_regions = ftl.ftl_gc_victim == BOOT_GC_VICTIM_2R_GREEDY ||
+                           ftl.ftl_gc_victim == BOOT_GC_VICTIM_2R_FIFO;
+  if (two_regions && ftl.ftl_gc_one_region) {
+    throw std::runtime_error(fmt::format(
+        "ftl.gc.one_region = true contradicts ftl.gc.victim = {}: 2R keeps two regions (host "
+        "data in the normal one, GC's in the cold one); use greedy or cost_benefit with one "
+        "region",
+        ftl.ftl_gc_victim == BOOT_GC_VICTIM_2R_GREEDY ? "2r_greedy" : "2r_fifo"));
+  }
   if (ftl.ftl_gc_background_free >= config.nand.blocks) {
     throw std::runtime_error(fmt::format(
         "ftl.gc.background_free = {} must be below nand.blocks = {} (blocks per plane, one "

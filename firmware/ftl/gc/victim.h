@@ -34,6 +34,9 @@ typedef struct victim_policy {
 } victim_policy_t;
 
 extern const victim_policy_t victim_policy_greedy;
+extern const victim_policy_t victim_policy_2r_greedy;
+extern const victim_policy_t victim_policy_2r_fifo;
+extern const victim_policy_t victim_policy_cost_benefit;
 
 /* Static wear levelling: the collectable stripe with the least-worn member, the coldest data,
  * to migrate when the erase-count spread passes the scenario's threshold. BLOCK_NONE when none

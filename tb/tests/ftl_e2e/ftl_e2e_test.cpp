@@ -234,6 +234,82 @@ TEST(FtlOneRegion, GcRelocationsJoinTheHostStreamAndNoGcStripeOpens) {
   EXPECT_GT(run.stats["ftl"]["run"]["blocks"]["host_groups"].get<uint64_t>(), 0u);
 }
 
+// ---- 2R (issue 19) -----------------------------------------------------------------------
+
+// The reproduction's device (tools/reproduce_2r.py): 4 KiB pages, 512 stripes of 64 pages, the
+// paper's 10 % over-provisioning ((physical - logical) / logical), the ideal map so that only
+// GC differs. 29789 LPNs.
+constexpr uint64_t kTwoRegionBytes = 29789 * 4096ull;
+
+std::string two_region_yaml(const std::string& gc) {
+  return "name: two_region\nseed: 1\n"
+         "nand: {channels: 2, ways: 1, dies: 1, planes: 1, blocks: 512, pages: 32, "
+         "page_size: 4KiB}\n"
+         "firmware: {scheme: ideal}\nhost: {oracle: true}\n"
+         "ftl: {op: 0.090909, map_budget: 256KiB, gc: {foreground_free: 1, background_free: 2, " +
+         gc + "}}\n";
+}
+
+std::string zipf_phase(const std::string& name, uint64_t bytes_written) {
+  return stream_phase(name, bytes(bytes_written),
+                      "pattern: zipf, alpha: 1.0, read_fraction: 0.0, size: 4KiB, "
+                      "queue_depth: 32");
+}
+
+TEST(TwoRegion, FifoWritesLessThanOneRegionGreedyUnderSkewedWritesAndEveryPageReadsBack) {
+  const std::string workload =
+      fill_then_verify(kTwoRegionBytes, zipf_phase("skewed", 2 * kTwoRegionBytes));
+  const E2eRun one = run_scenario("one_region_greedy",
+                                  two_region_yaml("victim: greedy, one_region: true") + workload);
+  const E2eRun fifo = run_scenario("two_region_fifo", two_region_yaml("victim: 2r_fifo") + workload);
+  ASSERT_NO_FATAL_FAILURE(expect_clean(one));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(fifo));
+  const double one_waf = phase(one, 1)["waf"].get<double>();
+  const double fifo_waf = phase(fifo, 1)["waf"].get<double>();
+  EXPECT_LT(fifo_waf, 0.85 * one_waf) << "1R-Greedy " << one_waf << ", 2R-FIFO " << fifo_waf;
+  // 2R-FIFO merged sets of several stripes; 1R-Greedy took one victim at a time.
+  const auto multi_sets = [](const E2eRun& run) {
+    const nlohmann::json& sets = phase(run, 1)["gc"]["victims_per_set"]["counts"];
+    uint64_t multi = 0;
+    for (size_t size = 2; size < sets.size(); ++size) multi += sets[size].get<uint64_t>();
+    return multi;
+  };
+  EXPECT_GT(multi_sets(fifo), 0u);
+  EXPECT_EQ(multi_sets(one), 0u);
+}
+
+TEST(TwoRegion, RegionsSizeThemselvesToTheColdData) {
+  // Skewed writes leave most data cold: the cold region (GC's stripes) grows from nothing to
+  // most of the device. A sequential rewrite of everything then makes all of it host data
+  // again: cold stripes empty out, are collected, and the normal region takes their room.
+  const E2eRun run = run_scenario(
+      "two_region_adapt",
+      two_region_yaml("victim: 2r_greedy") + "workload:\n  phases:\n" +
+          fill_phase(kTwoRegionBytes) + zipf_phase("skewed", 2 * kTwoRegionBytes) +
+          stream_phase("rewrite", bytes(2 * kTwoRegionBytes),
+                       "pattern: sequential, size: 128KiB, queue_depth: 8") +
+          verify_phase(kTwoRegionBytes));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const auto cold_share = [&](size_t index) {
+    const nlohmann::json& blocks = phase(run, index)["blocks"];
+    const double cold = blocks["gc_groups"].get<double>();
+    return cold / (cold + blocks["host_groups"].get<double>());
+  };
+  EXPECT_EQ(cold_share(0), 0.0);
+  EXPECT_GT(cold_share(1), 0.5);
+  EXPECT_LT(cold_share(2), cold_share(1) / 2) << "after the rewrite";
+}
+
+TEST(TwoRegion, OneRegionContradictsTwoRegionPolicies) {
+  const E2eRun run = run_scenario(
+      "two_region_one", two_region_yaml("victim: 2r_fifo, one_region: true") +
+                            "workload:\n  phases:\n" + fill_phase(1 << 20));
+  EXPECT_NE(run.process.exit_code, 0);
+  EXPECT_NE(run.process.output.find("ftl.gc.one_region = true contradicts ftl.gc.victim = 2r_fifo"),
+            std::string::npos)
+      << run.process.output;
+}
+
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a
 // 1 MiB working set. With clean entries and a high flush watermark nearly every page access hits
 // the buffer; as a plain write buffer that programs every whole wordline at once, few do. Every

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""Reproduces the 2R paper's WAF experiments (Yoo et al., PVLDB 2020; issue 19) on ssdsim.
+
+    python3 tools/reproduce_2r.py [--jobs 2] [--scale 10] [--out results/reproduce/2r]
+
+Runs, on the ISS with the ideal (all-in-RAM) page map so that only GC differs:
+  skew    zipf alpha 0 (uniform) .. 1.0 over a full device, for 1R-Greedy, 2R-Greedy and
+          2R-FIFO (Figures 7a and 8): cumulative WAF, and the running WAF curve at alpha 1.0;
+  oltp    the OLTP-like growing database (Figure 7b): running WAF curves and cumulative WAF;
+  op      over-provisioning 5, 10, 20, 50 % on the OLTP-like workload (Figure 11);
+  depth   2R-FIFO's FIFO_SCAN_DEPTH 0.6 .. 1.0 on the OLTP-like workload (Figure 6): pages
+          copied by GC.
+and writes summary.json (per experiment and policy: cumulative WAF, final running WAF and the
+GC figures), one PNG per figure and summary.md, the paper's statements beside ours.
+
+Scale (every factor is in summary.json "scale"): 4 KiB pages as in the paper, but stripes of
+64 pages (2 channels x one 32-page QLC block) where the paper's blocks hold 1024, and a 128 MiB
+device where the paper's FIO trace writes 360 GB over an 8 GB database (45 device writes); here
+each run writes --scale times the logical capacity. Over-provisioning is the paper's
+(physical - logical) / logical, converted to ssdsim's ftl.op = 1 - 1 / (1 + OP).
+"""
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ssdvp_results  # noqa: E402
+
+POLICIES = {  # the paper's configurations: victim policy plus placement
+    "1R-Greedy": {"victim": "greedy", "one_region": True},
+    "2R-Greedy": {"victim": "2r_greedy", "one_region": False},
+    "2R-FIFO": {"victim": "2r_fifo", "one_region": False},
+}
+ALPHAS = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+OPS = [0.05, 0.10, 0.20, 0.50]
+DEPTHS = [0.6, 0.7, 0.8, 0.9, 1.0]
+NAND = {"channels": 2, "ways": 1, "dies": 1, "planes": 1, "blocks": 512, "pages": 32,
+        "page_size": "4KiB"}
+PAGE_BYTES = 4096
+RUNNING_WINDOW = 0.05  # running WAF: over the last 5 % of the phase's host writes
+
+
+def ftl_op(paper_op):
+    """ssdsim hides ftl.op of the physical pages; the paper's OP is over the logical ones."""
+    return round(1.0 - 1.0 / (1.0 + paper_op), 6)
+
+
+def logical_pages(op):
+    physical = (NAND["channels"] * NAND["ways"] * NAND["dies"] * NAND["planes"] *
+                NAND["blocks"] * NAND["pages"])
+    return physical * (10**9 - round(op * 10**9)) // 10**9
+
+
+def scenario(name, policy, paper_op, phases, depth=0.8):
+    op = ftl_op(paper_op)
+    return {
+        "name": name, "seed": 1,
+        "firmware": {"scheme": "ideal"},
+        "nand": NAND,
+        "ftl": {"op": op, "map_budget": "256KiB",
+                "gc": {"foreground_free": 1, "background_free": 2,
+                       "victim": POLICIES[policy]["victim"],
+                       "one_region": POLICIES[policy]["one_region"],
+                       "2r_fifo": {"blk_util": 0.5, "scan_depth": depth}}},
+        "host": {"oracle": False, "stats_interval": "2s"},
+        "workload": {"phases": phases},
+    }
+
+
+def fio_phases(alpha, op, scale):
+    capacity = logical_pages(op) * PAGE_BYTES
+    stream = ({"pattern": "random"} if alpha == 0 else {"pattern": "zipf", "alpha": alpha})
+    stream.update({"read_fraction": 0.0, "size": "4KiB", "queue_depth": 32})
+    return [
+        {"name": "fill", "bytes": capacity,
+         "streams": [{"pattern": "sequential", "size": "128KiB", "queue_depth": 8}]},
+        {"name": "measure", "bytes": scale * capacity, "streams": [stream]},
+    ]
+
+
+def oltp_phases(op, scale):
+    """The growing database: from a fifth of the logical capacity to all of it, writing `scale`
+    times the capacity (tlm/host/synthetic_oltp.h documents the model)."""
+    capacity = logical_pages(op) * PAGE_BYTES
+    initial = capacity // 5 // PAGE_BYTES * PAGE_BYTES
+    final = capacity // PAGE_BYTES * PAGE_BYTES
+    return [
+        {"name": "load", "bytes": initial,
+         "streams": [{"pattern": "sequential", "size": "128KiB", "queue_depth": 8,
+                      "working_set": initial}]},
+        {"name": "measure", "bytes": scale * capacity,
+         "streams": [{"pattern": "oltp", "size": "4KiB", "queue_depth": 32,
+                      "oltp": {"initial_size": initial, "final_size": final,
+                               "insert_share": (final - initial) / (scale * capacity)}}]},
+    ]
+
+
+def run_point(ssdsim, out, point):
+    directory = out / "runs" / point["name"]
+    directory.mkdir(parents=True, exist_ok=True)
+    config = directory / "scenario.yaml"
+    config.write_text(json.dumps(point["scenario"], indent=1))  # JSON is YAML
+    started = time.time()
+    result = subprocess.run([ssdsim, str(config), "--out", str(directory)],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{point['name']}: ssdsim failed ({result.returncode}):\n"
+                           f"{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
+    return point, directory, time.time() - started
+
+
+def waf_curve(run, phase="measure"):
+    """(host pages written, cumulative WAF, running WAF) from the FTL time series."""
+    programmed = [c for c in run.ftl_timeseries[0] if c.startswith("pages_programmed.")]
+    rows = [r for r in run.ftl_timeseries if r["phase"] == phase]
+    points = [(r["host_write_pages"] or 0, sum(r[c] or 0 for c in programmed)) for r in rows]
+    curve = []
+    for host, flash in points:
+        if host == 0:
+            continue
+        window_start = host - RUNNING_WINDOW * points[-1][0]
+        earlier = [p for p in points if p[0] <= window_start] or [(0, 0)]
+        h0, f0 = earlier[-1]
+        curve.append((host, flash / host, (flash - f0) / (host - h0) if host > h0 else None))
+    return curve
+
+
+def figures_of(run):
+    phase = run.ftl_phase("measure")
+    gc = phase["gc"]
+    curve = waf_curve(run)
+    return {
+        "cumulative_waf": phase["waf"],
+        "final_running_waf": curve[-1][2] if curve else None,
+        "pages_moved": gc["pages_moved"],
+        "collections": gc["invocations"],
+        "victims_per_set": gc["victims_per_set"]["counts"],
+        "normal_victim_valid_pages": gc["normal_victim_valid_pages"],
+        "cold_victim_valid_pages": gc["cold_victim_valid_pages"],
+        "page_copies": gc["page_copies"]["counts"],
+        "fifo_fallbacks": gc.get("fifo_fallbacks"),
+        "cold_groups_share": phase["blocks"]["gc_groups"] /
+                             max(1, phase["blocks"]["gc_groups"] + phase["blocks"]["host_groups"]),
+        "firmware_cycles_per_command": phase["firmware"]["cycles_per_command"],
+        "curve": curve,
+    }
+
+
+def points(scale, experiments):
+    found = []
+    for policy in POLICIES:
+        if "skew" in experiments:
+            for alpha in ALPHAS:
+                found.append({"experiment": "skew", "policy": policy, "x": alpha,
+                              "name": f"skew_{alpha}_{policy}",
+                              "scenario": scenario(f"2r_skew_{alpha}_{policy}", policy, 0.10,
+                                                   fio_phases(alpha, ftl_op(0.10), scale))})
+        if "op" in experiments or "oltp" in experiments:
+            for paper_op in (OPS if "op" in experiments else [0.10]):
+                found.append({"experiment": "op", "policy": policy, "x": paper_op,
+                              "name": f"oltp_op{paper_op}_{policy}",
+                              "scenario": scenario(f"2r_oltp_op{paper_op}_{policy}", policy,
+                                                   paper_op,
+                                                   oltp_phases(ftl_op(paper_op), scale))})
+    if "depth" in experiments:
+        for depth in DEPTHS:
+            found.append({"experiment": "depth", "policy": "2R-FIFO", "x": depth,
+                          "name": f"oltp_depth{depth}",
+                          "scenario": scenario(f"2r_oltp_depth{depth}", "2R-FIFO", 0.10,
+                                               oltp_phases(ftl_op(0.10), scale), depth)})
+    return found
+
+
+def plot(summary, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results = summary["results"]
+    capacity = summary["scale"]["logical_pages"]
+
+    def by(experiment):
+        return [r for r in results if r["experiment"] == experiment]
+
+    def running(ax, rows, title):
+        for r in rows:
+            xs = [h / capacity for h, _, _ in r["curve"]]
+            ax.plot(xs, [w for _, _, w in r["curve"]], label=r["policy"])
+        ax.set_xlabel("host writes (device logical capacities)")
+        ax.set_ylabel(f"running WAF (last {RUNNING_WINDOW:.0%} of writes)")
+        ax.set_title(title)
+        ax.legend()
+
+    if by("skew"):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for policy in POLICIES:
+            rows = sorted((r for r in by("skew") if r["policy"] == policy), key=lambda r: r["x"])
+            ax.plot([r["x"] for r in rows], [r["cumulative_waf"] for r in rows], "o-",
+                    label=policy)
+        ax.set_xlabel("zipf alpha")
+        ax.set_ylabel("cumulative WAF")
+        ax.set_title("Figure 8: skewness (OP 10 %)")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(out / "fig8_skew.png", dpi=120)
+        fig, ax = plt.subplots(figsize=(6, 4))
+        running(ax, [r for r in by("skew") if r["x"] == 1.0], "Figure 7a: zipf 1.0 (OP 10 %)")
+        fig.tight_layout()
+        fig.savefig(out / "fig7a_running_waf_zipf1.png", dpi=120)
+    oltp10 = [r for r in by("op") if r["x"] == 0.10]
+    if oltp10:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        running(ax, oltp10, "Figure 7b: OLTP-like growing database (OP 10 %)")
+        fig.tight_layout()
+        fig.savefig(out / "fig7b_running_waf_oltp.png", dpi=120)
+    if len({r["x"] for r in by("op")}) > 1:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for policy in POLICIES:
+            rows = sorted((r for r in by("op") if r["policy"] == policy), key=lambda r: r["x"])
+            ax.plot([100 * r["x"] for r in rows], [r["cumulative_waf"] for r in rows], "o-",
+                    label=policy)
+        ax.set_xlabel("over-provisioning (%, of the logical capacity)")
+        ax.set_ylabel("cumulative WAF")
+        ax.set_title("Figure 11: over-provisioning (OLTP-like)")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(out / "fig11_op.png", dpi=120)
+    if by("depth"):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        rows = sorted(by("depth"), key=lambda r: r["x"])
+        ax.plot([100 * r["x"] for r in rows], [r["pages_moved"] for r in rows], "o-")
+        ax.set_xlabel("FIFO_SCAN_DEPTH (% of the list)")
+        ax.set_ylabel("pages copied by GC")
+        ax.set_title("Figure 6: 2R-FIFO scan depth (OLTP-like, OP 10 %)")
+        fig.tight_layout()
+        fig.savefig(out / "fig6_scan_depth.png", dpi=120)
+
+
+def value(results, experiment, policy, x, key="cumulative_waf"):
+    for r in results:
+        if r["experiment"] == experiment and r["policy"] == policy and r["x"] == x:
+            return r[key]
+    return None
+
+
+def markdown(summary):
+    results = summary["results"]
+    lines = ["# 2R reproduction", "",
+             f"Scale: {json.dumps(summary['scale'])}", "",
+             f"Wall time: {summary['wall_seconds']:.0f} s on {summary['jobs']} jobs.", ""]
+    if any(r["experiment"] == "skew" for r in results):
+        lines += ["## Skew (Figure 8): cumulative WAF", "",
+                  "| alpha | " + " | ".join(POLICIES) + " |",
+                  "|---|" + "---|" * len(POLICIES)]
+        for alpha in ALPHAS:
+            cells = [value(results, "skew", p, alpha) for p in POLICIES]
+            lines.append(f"| {alpha} | " + " | ".join(
+                "-" if c is None else f"{c:.3f}" for c in cells) + " |")
+        lines.append("")
+    if any(r["experiment"] == "op" for r in results):
+        lines += ["## OLTP-like growing database (Figures 7b, 11): cumulative / final running WAF",
+                  "", "| OP | " + " | ".join(POLICIES) + " |", "|---|" + "---|" * len(POLICIES)]
+        for op in sorted({r["x"] for r in results if r["experiment"] == "op"}):
+            cells = []
+            for p in POLICIES:
+                c = value(results, "op", p, op)
+                f = value(results, "op", p, op, "final_running_waf")
+                cells.append("-" if c is None else f"{c:.3f} / {f:.3f}")
+            lines.append(f"| {op:.0%} | " + " | ".join(cells) + " |")
+        lines.append("")
+    if any(r["experiment"] == "depth" for r in results):
+        lines += ["## FIFO_SCAN_DEPTH (Figure 6): pages copied by GC, cumulative WAF", "",
+                  "| depth | pages copied | WAF |", "|---|---|---|"]
+        for r in sorted((r for r in results if r["experiment"] == "depth"), key=lambda r: r["x"]):
+            lines.append(f"| {r['x']:.0%} | {r['pages_moved']} | {r['cumulative_waf']:.3f} |")
+        lines.append("")
+    lines += ["## The paper's claims beside ours", "",
+              "| claim (paper) | ours |", "|---|---|"]
+    for claim, ours in summary["claims"]:
+        lines.append(f"| {claim} | {ours} |")
+    return "\n".join(lines) + "\n"
+
+
+def claims(results):
+    rows = []
+
+    def fmt(x):
+        return "-" if x is None else f"{x:.3f}"
+    g1, g2, f2 = (value(results, "skew", p, 1.0) for p in POLICIES)
+    if g1 is not None:
+        rows.append(("alpha 1.0: both 2R well below 1R-Greedy",
+                     f"1R {fmt(g1)}, 2R-Greedy {fmt(g2)}, 2R-FIFO {fmt(f2)}"))
+        low = []
+        for alpha in (0.0, 0.2, 0.4):
+            w = [value(results, "skew", p, alpha) for p in POLICIES]
+            if None not in w:
+                low.append(f"alpha {alpha}: spread {max(w) / min(w) - 1:.1%}, 2R worse than 1R by "
+                           f"{max(w[1], w[2]) / w[0] - 1:+.1%}")
+        rows.append(("alpha <= 0.4: all three within about 5 %, 2R never worse", "; ".join(low)))
+    o1, o2, o3 = (value(results, "op", p, 0.10) for p in POLICIES)
+    if o1 is not None:
+        r1, r2, r3 = (value(results, "op", p, 0.10, "final_running_waf") for p in POLICIES)
+        rows.append(("OLTP: 2R-FIFO cumulative WAF at most about 2/3 of 1R-Greedy's",
+                     f"{fmt(o3)} vs {fmt(o1)} = {o3 / o1:.2f}"))
+        rows.append(("OLTP: 2R-FIFO final running WAF about 1/3 to 1/2 of 1R-Greedy's",
+                     f"{fmt(r3)} vs {fmt(r1)} = {r3 / r1:.2f}"))
+        rows.append(("OLTP: 2R-FIFO below 2R-Greedy (1.23 vs 1.61)",
+                     f"{fmt(o3)} vs {fmt(o2)}"))
+    ops = sorted({r["x"] for r in results if r["experiment"] == "op"})
+    if len(ops) > 1:
+        rises = []
+        for p in POLICIES:
+            lo, hi = value(results, "op", p, ops[0]), value(results, "op", p, ops[-1])
+            rises.append(f"{p} {fmt(hi)} -> {fmt(lo)}")
+        rows.append(("2R-FIFO's WAF rises gently as OP shrinks, 1R-Greedy's steeply",
+                     f"OP {ops[-1]:.0%} -> {ops[0]:.0%}: " + ", ".join(rises)))
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    root = Path(__file__).resolve().parent.parent
+    parser.add_argument("--ssdsim", default=str(root / "build" / "tb" / "ssdsim"))
+    parser.add_argument("--out", default=str(root / "results" / "reproduce" / "2r"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scale", type=float, default=10.0,
+                        help="host writes per run, in logical capacities (default 10)")
+    parser.add_argument("--experiments", default="skew,oltp,op,depth",
+                        help="comma-separated: skew, oltp, op, depth")
+    args = parser.parse_args(argv)
+    experiments = set(args.experiments.split(","))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    todo = points(args.scale, experiments)
+    results = []
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for point, directory, seconds in pool.map(lambda p: run_point(args.ssdsim, out, p), todo):
+            figures = figures_of(ssdvp_results.load_run(directory))
+            figures.update({"experiment": point["experiment"], "policy": point["policy"],
+                            "x": point["x"], "wall_seconds": round(seconds, 1)})
+            results.append(figures)
+            print(f"{point['name']}: WAF {figures['cumulative_waf']:.3f} "
+                  f"(running {figures['final_running_waf']:.3f}) in {seconds:.0f} s", flush=True)
+    op10 = ftl_op(0.10)
+    summary = {
+        "paper": "2R (Yoo et al., PVLDB 2020)",
+        "scale": {"page_bytes": PAGE_BYTES, "stripe_pages": NAND["channels"] * NAND["pages"],
+                  "paper_block_pages": 1024, "stripes": NAND["blocks"],
+                  "logical_pages": logical_pages(op10),
+                  "host_writes_in_capacities": args.scale, "paper_fio_writes_in_capacities": 45,
+                  "ftl_op_for_paper_op_10": op10, "scheme": "ideal",
+                  "gc_reserve_stripes": 1},
+        "jobs": args.jobs,
+        "wall_seconds": round(time.time() - started, 1),
+        "results": results,
+    }
+    summary["claims"] = claims(results)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    plot(summary, out)
+    (out / "summary.md").write_text(markdown(summary))
+    print(f"wrote {out}/summary.json, summary.md and the figures in {summary['wall_seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
