@@ -27,6 +27,8 @@
 #define FW_METRIC_HISTOGRAM 2u /* `buckets` counters: bucket i counts the values in
                                   [i * bucket_width, (i + 1) * bucket_width), the last one
                                   also every larger value */
+#define FW_METRIC_DISTRIBUTION 3u /* `buckets` current counts, bucketed as a histogram's: a
+                                     span reports them at its end */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

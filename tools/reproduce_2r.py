@@ -36,7 +36,12 @@ POLICIES = {  # the paper's configurations: victim policy plus placement
     "1R-Greedy": {"victim": "greedy", "one_region": True},
     "2R-Greedy": {"victim": "2r_greedy", "one_region": False},
     "2R-FIFO": {"victim": "2r_fifo", "one_region": False},
+    # LFS's cost-benefit (the paper's section 6), its cleaned data in a stream of its own.
+    "Cost-benefit": {"victim": "cost_benefit", "one_region": False},
 }
+PAPER_POLICIES = ["1R-Greedy", "2R-Greedy", "2R-FIFO"]
+# The block-utilisation distribution is taken where the paper's Figure 9 takes it.
+UTILISATION_POINT = 0.75
 ALPHAS = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
 OPS = [0.05, 0.10, 0.20, 0.50]
 DEPTHS = [0.6, 0.7, 0.8, 0.9, 1.0]
@@ -57,7 +62,7 @@ def logical_pages(op):
     return physical * (10**9 - round(op * 10**9)) // 10**9
 
 
-def scenario(name, policy, paper_op, phases, depth=0.8):
+def scenario(name, policy, paper_op, phases, depth=0.8, async_merge=False):
     op = ftl_op(paper_op)
     return {
         "name": name, "seed": 1,
@@ -67,6 +72,7 @@ def scenario(name, policy, paper_op, phases, depth=0.8):
                 "gc": {"foreground_free": 1, "background_free": 2,
                        "victim": POLICIES[policy]["victim"],
                        "one_region": POLICIES[policy]["one_region"],
+                       "async_merge": async_merge,
                        "2r_fifo": {"blk_util": 0.5, "scan_depth": depth}}},
         "host": {"oracle": False, "stats_interval": "2s"},
         "workload": {"phases": phases},
@@ -80,8 +86,15 @@ def fio_phases(alpha, op, scale):
     return [
         {"name": "fill", "bytes": capacity,
          "streams": [{"pattern": "sequential", "size": "128KiB", "queue_depth": 8}]},
-        {"name": "measure", "bytes": scale * capacity, "streams": [stream]},
-    ]
+    ] + measure_phases(scale * capacity, [stream])
+
+
+def measure_phases(total_bytes, streams):
+    """The measured writes as two phases split at UTILISATION_POINT (the FTL metrics at the
+    first one's end give the block-utilisation distribution there)."""
+    first = int(total_bytes * UTILISATION_POINT) // PAGE_BYTES * PAGE_BYTES
+    return [{"name": "measure", "bytes": first, "streams": streams},
+            {"name": "measure_end", "bytes": int(total_bytes) - first, "streams": streams}]
 
 
 def oltp_phases(op, scale):
@@ -94,11 +107,10 @@ def oltp_phases(op, scale):
         {"name": "load", "bytes": initial,
          "streams": [{"pattern": "sequential", "size": "128KiB", "queue_depth": 8,
                       "working_set": initial}]},
-        {"name": "measure", "bytes": scale * capacity,
-         "streams": [{"pattern": "oltp", "size": "4KiB", "queue_depth": 32,
-                      "oltp": {"initial_size": initial, "final_size": final,
-                               "insert_share": (final - initial) / (scale * capacity)}}]},
-    ]
+    ] + measure_phases(scale * capacity,
+                       [{"pattern": "oltp", "size": "4KiB", "queue_depth": 32,
+                         "oltp": {"initial_size": initial, "final_size": final,
+                                  "insert_share": (final - initial) / (scale * capacity)}}])
 
 
 def run_point(ssdsim, out, point):
@@ -115,11 +127,21 @@ def run_point(ssdsim, out, point):
     return point, directory, time.time() - started
 
 
-def waf_curve(run, phase="measure"):
-    """(host pages written, cumulative WAF, running WAF) from the FTL time series."""
+MEASURED = ("measure", "measure_end")
+
+
+def waf_curve(run):
+    """(host pages written, cumulative WAF, running WAF) over the measured phases, from the FTL
+    time series (whose counters start again at each phase)."""
     programmed = [c for c in run.ftl_timeseries[0] if c.startswith("pages_programmed.")]
-    rows = [r for r in run.ftl_timeseries if r["phase"] == phase]
-    points = [(r["host_write_pages"] or 0, sum(r[c] or 0 for c in programmed)) for r in rows]
+    points = []
+    offset = (0, 0)
+    for phase in MEASURED:
+        rows = [r for r in run.ftl_timeseries if r["phase"] == phase]
+        points += [(offset[0] + (r["host_write_pages"] or 0),
+                    offset[1] + sum(r[c] or 0 for c in programmed)) for r in rows]
+        if points:
+            offset = points[-1]
     curve = []
     for host, flash in points:
         if host == 0:
@@ -132,22 +154,39 @@ def waf_curve(run, phase="measure"):
 
 
 def figures_of(run):
-    phase = run.ftl_phase("measure")
-    gc = phase["gc"]
+    """The measured phases' figures: counters summed, histograms added, the utilisation
+    distribution at UTILISATION_POINT, the cold region's share at the end."""
+    phases = [run.ftl_phase(name) for name in MEASURED]
+    host = run.stats["host"]["phases"]
+
+    def total(path):
+        return sum(ssdvp_results.flatten(p)[path] for p in phases)
+
+    def added(path):
+        return [sum(c) for c in zip(*(ssdvp_results.flatten(p)[path] for p in phases))]
+    programmed = sum(v for p in phases for k, v in ssdvp_results.flatten(p).items()
+                     if k.startswith("pages_programmed.") and isinstance(v, int))
+    end = phases[-1]["blocks"]
     curve = waf_curve(run)
+    writes = [h for h in host if h["name"] in MEASURED]
     return {
-        "cumulative_waf": phase["waf"],
+        "cumulative_waf": programmed / total("host_write_pages"),
         "final_running_waf": curve[-1][2] if curve else None,
-        "pages_moved": gc["pages_moved"],
-        "collections": gc["invocations"],
-        "victims_per_set": gc["victims_per_set"]["counts"],
-        "normal_victim_valid_pages": gc["normal_victim_valid_pages"],
-        "cold_victim_valid_pages": gc["cold_victim_valid_pages"],
-        "page_copies": gc["page_copies"]["counts"],
-        "fifo_fallbacks": gc.get("fifo_fallbacks"),
-        "cold_groups_share": phase["blocks"]["gc_groups"] /
-                             max(1, phase["blocks"]["gc_groups"] + phase["blocks"]["host_groups"]),
-        "firmware_cycles_per_command": phase["firmware"]["cycles_per_command"],
+        "pages_moved": total("gc.pages_moved"),
+        "pages_moved_from_cold": total("gc.pages_moved_from_cold"),
+        "collections": total("gc.invocations"),
+        "victims_per_set": added("gc.victims_per_set.counts"),
+        "normal_victim_valid_pages": added("gc.normal_victim_valid_pages.counts"),
+        "cold_victim_valid_pages": added("gc.cold_victim_valid_pages.counts"),
+        "victim_bucket_width": phases[0]["gc"]["victim_valid_pages"]["bucket_width"],
+        "page_copies": added("gc.page_copies.counts"),
+        "utilisation_at_three_quarters": phases[0]["blocks"]["utilisation"],
+        "fifo_fallbacks": total("gc.fifo_fallbacks") if "fifo_fallbacks" in phases[0]["gc"]
+        else None,
+        "cold_groups_share": end["gc_groups"] / max(1, end["gc_groups"] + end["host_groups"]),
+        "cycles_per_victim_selection": total("gc.select_cycles") / max(1, total("gc.selections")),
+        "write_latency_us": {k: max(w["ops"]["write"]["latency_ns"][k] for w in writes) / 1000
+                             for k in ("p99", "p99.9", "max")},
         "curve": curve,
     }
 
@@ -168,6 +207,14 @@ def points(scale, experiments):
                               "scenario": scenario(f"2r_oltp_op{paper_op}_{policy}", policy,
                                                    paper_op,
                                                    oltp_phases(ftl_op(paper_op), scale))})
+    if "merge" in experiments:
+        for async_merge in (False, True):
+            found.append({"experiment": "merge", "policy": "2R-FIFO",
+                          "x": "async" if async_merge else "sync",
+                          "name": f"merge_{'async' if async_merge else 'sync'}",
+                          "scenario": scenario(f"2r_merge_{async_merge}", "2R-FIFO", 0.10,
+                                               fio_phases(1.0, ftl_op(0.10), scale),
+                                               async_merge=async_merge)})
     if "depth" in experiments:
         for depth in DEPTHS:
             found.append({"experiment": "depth", "policy": "2R-FIFO", "x": depth,
@@ -276,9 +323,21 @@ def markdown(summary):
         lines.append("")
     if any(r["experiment"] == "depth" for r in results):
         lines += ["## FIFO_SCAN_DEPTH (Figure 6): pages copied by GC, cumulative WAF", "",
-                  "| depth | pages copied | WAF |", "|---|---|---|"]
+                  "| depth | pages copied | from the normal region | from the cold region | WAF |",
+                  "|---|---|---|---|---|"]
         for r in sorted((r for r in results if r["experiment"] == "depth"), key=lambda r: r["x"]):
-            lines.append(f"| {r['x']:.0%} | {r['pages_moved']} | {r['cumulative_waf']:.3f} |")
+            cold = r["pages_moved_from_cold"]
+            lines.append(f"| {r['x']:.0%} | {r['pages_moved']} | {r['pages_moved'] - cold} | "
+                         f"{cold} | {r['cumulative_waf']:.3f} |")
+        lines.append("")
+    if any(r["experiment"] == "merge" for r in results):
+        lines += ["## Multi-block merge, synchronous or not (section 4.3.4), 2R-FIFO at zipf 1.0",
+                  "", "| merge | WAF | write p99 (us) | p99.9 (us) | max (us) |",
+                  "|---|---|---|---|---|"]
+        for r in (r for r in results if r["experiment"] == "merge"):
+            lat = r["write_latency_us"]
+            lines.append(f"| {r['x']} | {r['cumulative_waf']:.3f} | {lat['p99']:.0f} | "
+                         f"{lat['p99.9']:.0f} | {lat['max']:.0f} |")
         lines.append("")
     lines += ["## The paper's claims beside ours", "",
               "| claim (paper) | ours |", "|---|---|"]
@@ -292,20 +351,20 @@ def claims(results):
 
     def fmt(x):
         return "-" if x is None else f"{x:.3f}"
-    g1, g2, f2 = (value(results, "skew", p, 1.0) for p in POLICIES)
+    g1, g2, f2 = (value(results, "skew", p, 1.0) for p in PAPER_POLICIES)
     if g1 is not None:
         rows.append(("alpha 1.0: both 2R well below 1R-Greedy",
                      f"1R {fmt(g1)}, 2R-Greedy {fmt(g2)}, 2R-FIFO {fmt(f2)}"))
         low = []
         for alpha in (0.0, 0.2, 0.4):
-            w = [value(results, "skew", p, alpha) for p in POLICIES]
+            w = [value(results, "skew", p, alpha) for p in PAPER_POLICIES]
             if None not in w:
                 low.append(f"alpha {alpha}: spread {max(w) / min(w) - 1:.1%}, 2R worse than 1R by "
                            f"{max(w[1], w[2]) / w[0] - 1:+.1%}")
         rows.append(("alpha <= 0.4: all three within about 5 %, 2R never worse", "; ".join(low)))
-    o1, o2, o3 = (value(results, "op", p, 0.10) for p in POLICIES)
+    o1, o2, o3 = (value(results, "op", p, 0.10) for p in PAPER_POLICIES)
     if o1 is not None:
-        r1, r2, r3 = (value(results, "op", p, 0.10, "final_running_waf") for p in POLICIES)
+        r1, r2, r3 = (value(results, "op", p, 0.10, "final_running_waf") for p in PAPER_POLICIES)
         rows.append(("OLTP: 2R-FIFO cumulative WAF at most about 2/3 of 1R-Greedy's",
                      f"{fmt(o3)} vs {fmt(o1)} = {o3 / o1:.2f}"))
         rows.append(("OLTP: 2R-FIFO final running WAF about 1/3 to 1/2 of 1R-Greedy's",
@@ -315,7 +374,7 @@ def claims(results):
     ops = sorted({r["x"] for r in results if r["experiment"] == "op"})
     if len(ops) > 1:
         rises = []
-        for p in POLICIES:
+        for p in PAPER_POLICIES:
             lo, hi = value(results, "op", p, ops[0]), value(results, "op", p, ops[-1])
             rises.append(f"{p} {fmt(hi)} -> {fmt(lo)}")
         rows.append(("2R-FIFO's WAF rises gently as OP shrinks, 1R-Greedy's steeply",
@@ -332,8 +391,8 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--scale", type=float, default=10.0,
                         help="host writes per run, in logical capacities (default 10)")
-    parser.add_argument("--experiments", default="skew,oltp,op,depth",
-                        help="comma-separated: skew, oltp, op, depth")
+    parser.add_argument("--experiments", default="skew,op,depth,merge",
+                        help="comma-separated: skew, oltp (OP 10 %% only), op, depth, merge")
     args = parser.parse_args(argv)
     experiments = set(args.experiments.split(","))
     out = Path(args.out)

@@ -1,5 +1,7 @@
 #include "ftl/block.h"
 
+#include <string.h>
+
 #include "boot_config.h"
 #include "ftl/policy.h"
 #include "lib/bitmap.h"
@@ -79,7 +81,31 @@ static void victim_match(block_manager_t *blocks, uint32_t node) {
 /* The stripe became collectable, stopped being, or gained a valid page. Out of line, like
  * page_invalidated, and the page paths call them last: those run for every page, mostly on
  * stripes that are not collectable, and stay leaf functions with a tail call. */
+/* The stripe's place in the utilisation distribution after a change of its valid pages or of
+ * whether it is collectable. */
+static void utilisation_follow(block_manager_t *blocks, uint32_t stripe) {
+  block_stripe_t *followed = &blocks->stripes[stripe];
+  uint32_t bucket = BLOCK_UTILISATION_NONE;
+  if (block_collectable(blocks, stripe)) {
+    bucket = followed->valid_pages / blocks->utilisation_width;
+    if (bucket >= BLOCK_UTILISATION_BUCKETS) {
+      bucket = BLOCK_UTILISATION_BUCKETS - 1u;
+    }
+  }
+  if (bucket != followed->utilisation_bucket) {
+    if (followed->utilisation_bucket != BLOCK_UTILISATION_NONE) {
+      --blocks->utilisation[followed->utilisation_bucket];
+    }
+    if (bucket != BLOCK_UTILISATION_NONE) {
+      ++blocks->utilisation[bucket];
+    }
+    followed->utilisation_bucket = (uint8_t)bucket;
+  }
+}
+
+/* Every change of a stripe's candidacy or valid count passes here or through victim_lowered. */
 static __attribute__((noinline)) void victim_replay(block_manager_t *blocks, uint32_t stripe) {
+  utilisation_follow(blocks, stripe);
   for (uint32_t node = (blocks->stripe_count + stripe) >> 1; node != 0; node >>= 1) {
     victim_match(blocks, node);
   }
@@ -88,6 +114,7 @@ static __attribute__((noinline)) void victim_replay(block_manager_t *blocks, uin
 /* A collectable stripe lost a valid page: it may win more matches than before, and above the
  * first one it still loses nothing changes (the rival there beats everything it beat). */
 static void victim_lowered(block_manager_t *blocks, uint32_t stripe) {
+  utilisation_follow(blocks, stripe);
   uint32_t valid = block_stripe_kept_pages(blocks, stripe);
   for (uint32_t node = (blocks->stripe_count + stripe) >> 1; node != 0; node >>= 1) {
     uint32_t *winner = &blocks->victim_tree[node].fewest_valid;
@@ -168,6 +195,11 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->stripe_pages = blocks->programs_per_stripe * blocks->pages_per_program;
   blocks->retired_groups = 0;
   blocks->retired_valid_pages = 0;
+  memset(blocks->utilisation, 0, sizeof blocks->utilisation);
+  blocks->utilisation_width = blocks->stripe_pages / (BLOCK_UTILISATION_BUCKETS - 1u);
+  if (blocks->utilisation_width == 0) {
+    blocks->utilisation_width = 1;
+  }
   blocks->rescues_due = 0;
   blocks->gc_opens_most_worn = false;
   blocks->stripe_shift = shift_of(blocks->stripe_pages);
@@ -224,6 +256,7 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   /* A stack: stripe 0 opens first. */
   for (uint32_t s = 0; s < blocks->stripe_count; ++s) {
     blocks->free_stripes[s] = blocks->stripe_count - 1u - s;
+    blocks->stripes[s].utilisation_bucket = BLOCK_UTILISATION_NONE;
   }
   blocks->free_stripe_count = blocks->stripe_count;
   /* Children before parents: no stripe is collectable yet, every group is free. */
@@ -529,6 +562,8 @@ void block_register_metrics(const block_manager_t *blocks) {
   metrics_counter32("retired.groups", &blocks->retired_groups);
   metrics_gauge32("retired.valid_pages_left", &blocks->retired_valid_pages);
   metrics_gauge32("blocks.free_groups", &blocks->free_total);
+  metrics_distribution32("blocks.utilisation", blocks->utilisation, BLOCK_UTILISATION_BUCKETS,
+                         blocks->utilisation_width);
   for (uint32_t s = 0; s < blocks->stream_count; ++s) {
     metrics_gauge32(blocks->streams[s].metric_name, &blocks->streams[s].groups);
   }

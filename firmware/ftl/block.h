@@ -89,6 +89,7 @@ typedef struct block_stripe {
   uint16_t members;         /* members programs still go to (not retired) */
   uint16_t stream;          /* the stream that opened it */
   uint8_t state;            /* block_state_t */
+  uint8_t utilisation_bucket; /* where it counts in utilisation[], or BLOCK_UTILISATION_NONE */
 } block_stripe_t;
 
 typedef enum block_rescue {
@@ -105,6 +106,11 @@ typedef struct block_member {
   uint8_t retired;          /* a program failed: programs skip it, its pages stay readable */
   uint8_t rescue;           /* block_rescue_t */
 } block_member_t;
+
+/* The buckets of the collectable stripes' utilisation distribution: valid pages in 32 equal
+ * steps of a stripe, the last bucket a full stripe. */
+#define BLOCK_UTILISATION_BUCKETS 33u
+#define BLOCK_UTILISATION_NONE 0xFFu
 
 /* An internal node of the collectable stripes' winner tree: the winning stripes below it. */
 typedef struct block_victim_node {
@@ -142,6 +148,10 @@ typedef struct block_manager {
   uint32_t *valid_bitmap;     /* one bit per page, by VPN */
   block_victim_node_t *victim_tree; /* [node]: nodes 1 .. stripe_count - 1 */
   block_pool_node_t *pool_trees;    /* [unit * groups_per_unit + node], node >= 1 */
+  /* Collectable stripes by valid pages (blocks.utilisation: 2R's bimodality), in buckets of
+   * utilisation_width pages. */
+  uint32_t utilisation[BLOCK_UTILISATION_BUCKETS];
+  uint32_t utilisation_width;
   block_stream_state_t *streams;
   uint32_t stream_count;
   uint32_t stream_capacity;
@@ -247,8 +257,8 @@ uint32_t block_coldest_collectable(const block_manager_t *blocks);
  * `most_worn` the most (the lowest index among equals); BLOCK_NONE when the unit has none. */
 uint32_t block_free_group_by_wear(const block_manager_t *blocks, uint32_t unit, bool most_worn);
 
-/* Registers the retired figures, the free groups and the groups of each stream as metrics
- * (lib/metrics.h). */
+/* Registers the retired figures, the free groups, the groups of each stream and the collectable
+ * stripes' utilisation distribution as metrics (lib/metrics.h). */
 void block_register_metrics(const block_manager_t *blocks);
 
 /* Page validity: set when a mapping points at the page, cleared when it stops. */

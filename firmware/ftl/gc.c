@@ -4,6 +4,7 @@
 
 #include "ftl/task.h"
 #include "hal/console.h"
+#include "hal/csr.h"
 #include "hal/system.h"
 #include "lib/bitmap.h"
 #include "lib/metrics.h"
@@ -31,8 +32,11 @@ static struct gc_counters {
   uint64_t invocations;      /* victim stripes collected */
   uint64_t foreground;       /* of those, while host work waited */
   uint64_t pages_moved;
+  uint64_t pages_moved_from_cold; /* of those, from stripes GC had opened (2R's cold region) */
   uint64_t wl_migrations;    /* stripes moved by static wear levelling */
   uint64_t rescued;          /* retired members whose valid pages GC moved off */
+  uint64_t selections;       /* victim sets the policy was asked for */
+  uint64_t select_cycles;    /* core cycles the policy spent choosing them */
   uint64_t victim_valid_pages[GC_VALID_BUCKETS]; /* valid pages of each victim when chosen */
   /* The same for the victims of the normal region (opened by the host stream) and the cold
    * one (opened by GC): 2R's per-region victim utilisation. */
@@ -162,7 +166,11 @@ static uint32_t policy_victim(void) {
     gc.set_next = 0;
     gc.set.count = 0;
     gc.set.stream = gc.relocation_stream;
-    if (!env.victim_policy->select(env.blocks, &gc.set)) {
+    uint32_t started = csr_read(mcycle);
+    bool chosen = env.victim_policy->select(env.blocks, &gc.set);
+    counters.select_cycles += csr_read(mcycle) - started;
+    ++counters.selections;
+    if (!chosen) {
       gc.set.count = 0;
       return BLOCK_NONE;
     }
@@ -518,6 +526,8 @@ static void run_gc_move(task_t *task) {
     block_page_validate(env.blocks, move->new_vpn);
     block_page_settled(env.blocks, move->new_vpn);
     ++counters.pages_moved;
+    counters.pages_moved_from_cold +=
+        env.blocks->stripes[block_stripe_of(env.blocks, move->old_vpn)].stream == BLOCK_STREAM_GC;
     metrics_histogram_add(counters.page_copies, GC_COPY_BUCKETS, 1, move->copies + 1u);
     gc_move_finished();
   }
@@ -669,6 +679,7 @@ void gc_register_metrics(void) {
   metrics_counter("gc.invocations", &counters.invocations);
   metrics_counter("gc.foreground", &counters.foreground);
   metrics_counter("gc.pages_moved", &counters.pages_moved);
+  metrics_counter("gc.pages_moved_from_cold", &counters.pages_moved_from_cold);
   metrics_histogram("gc.victim_valid_pages", counters.victim_valid_pages, GC_VALID_BUCKETS,
                     counters.victim_valid_bucket_width);
   metrics_histogram("gc.page_copies", counters.page_copies, GC_COPY_BUCKETS, 1);
@@ -679,6 +690,8 @@ void gc_register_metrics(void) {
   metrics_histogram("gc.victims_per_set", counters.victims_per_set, VICTIM_MAX_SET + 1u, 1);
   metrics_counter("wl_migrations", &counters.wl_migrations);
   metrics_counter("retired.rescued", &counters.rescued);
+  metrics_counter("gc.selections", &counters.selections);
+  metrics_counter("gc.select_cycles", &counters.select_cycles);
 }
 
 bool gc_init(const gc_env_t *gc_env, arena_t *arena) {

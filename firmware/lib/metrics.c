@@ -74,13 +74,27 @@ void metrics_gauge32(const char *name, const uint32_t *value) {
   add(name, value, FW_METRIC_GAUGE, sizeof(uint32_t), 1u, 1u);
 }
 
-void metrics_histogram(const char *name, const uint64_t *buckets, uint32_t count,
-                       uint32_t bucket_width) {
+/* False (refused) when the bucket shape is not allowed. */
+static bool buckets_allowed(const char *name, uint32_t count, uint32_t bucket_width) {
   if (count == 0 || count > FW_STATS_MAX_BUCKETS || bucket_width == 0) {
     refuse("a histogram needs 1..FW_STATS_MAX_BUCKETS buckets of a width > 0", name);
-    return;
+    return false;
   }
-  add(name, buckets, FW_METRIC_HISTOGRAM, sizeof(uint64_t), count, bucket_width);
+  return true;
+}
+
+void metrics_histogram(const char *name, const uint64_t *buckets, uint32_t count,
+                       uint32_t bucket_width) {
+  if (buckets_allowed(name, count, bucket_width)) {
+    add(name, buckets, FW_METRIC_HISTOGRAM, sizeof(uint64_t), count, bucket_width);
+  }
+}
+
+void metrics_distribution32(const char *name, const uint32_t *buckets, uint32_t count,
+                            uint32_t bucket_width) {
+  if (buckets_allowed(name, count, bucket_width)) {
+    add(name, buckets, FW_METRIC_DISTRIBUTION, sizeof(uint32_t), count, bucket_width);
+  }
 }
 
 bool metrics_fit(void) { return metrics.problem == NULL; }

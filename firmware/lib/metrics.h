@@ -30,6 +30,11 @@ void metrics_gauge32(const char *name, const uint32_t *value);
 void metrics_histogram(const char *name, const uint64_t *buckets, uint32_t count,
                        uint32_t bucket_width);
 
+/* `buckets` current counts of `bucket_width` each (how many things have a value in each bucket
+ * now, e.g. stripes by valid pages): reported at a span's end, not as growth. */
+void metrics_distribution32(const char *name, const uint32_t *buckets, uint32_t count,
+                            uint32_t bucket_width);
+
 /* Counts `value` into a histogram of `count` buckets of `bucket_width`. */
 static inline void metrics_histogram_add(uint64_t *buckets, uint32_t count, uint32_t bucket_width,
                                          uint32_t value) {

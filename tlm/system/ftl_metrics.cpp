@@ -38,6 +38,8 @@ const std::vector<Ratio>& ratios() {
        {"host_read_pages"}},
       {"waf", {"pages_programmed."}, {"host_write_pages"}},
       {"host_reads_lsb_fraction", {"host_reads_by_page_type.lsb"}, {"host_reads_by_page_type."}},
+      // Firmware cycles the GC victim policy spends per victim set it chooses.
+      {"gc.cycles_per_selection", {"gc.select_cycles"}, {"gc.selections"}},
   };
   return kRatios;
 }
@@ -47,6 +49,11 @@ const std::vector<std::pair<const char*, const char*>>& aliases() {
   static const std::vector<std::pair<const char*, const char*>> kAliases = {
       {"tp_reads", "flash_reads.translation"}, {"tp_writes", "pages_programmed.translation"}};
   return kAliases;
+}
+
+// Histograms and distributions: bucket arrays, not scalars.
+bool bucketed(uint32_t kind) {
+  return kind == FW_METRIC_HISTOGRAM || kind == FW_METRIC_DISTRIBUTION;
 }
 
 // A scalar metric's value over the span: a counter's growth, a gauge's value at its end.
@@ -62,7 +69,7 @@ std::optional<uint64_t> term_sum(const std::vector<std::string>& terms,
   std::optional<uint64_t> sum;
   for (size_t i = 0; i < end.metrics.size(); ++i) {
     const FtlMetrics::Metric& metric = end.metrics[i];
-    if (metric.kind == FW_METRIC_HISTOGRAM) continue;
+    if (bucketed(metric.kind)) continue;
     for (const std::string& term : terms) {
       if (term_matches(term, metric.name)) {
         sum = sum.value_or(0) + span_value(metric, begin.find(metric.name, i));
@@ -192,14 +199,14 @@ std::optional<std::string> FtlMetrics::read(const DebugRead& debug_read,
       return bad("a name is letters, digits and '_' in parts separated by single dots");
     }
     if (!names.insert(metric.name).second) return bad("registered twice");
-    if (entry.kind > FW_METRIC_HISTOGRAM) {
-      return bad(fmt::format("kind {} is none of FW_METRIC_COUNTER, _GAUGE, _HISTOGRAM",
-                             entry.kind));
+    if (entry.kind > FW_METRIC_DISTRIBUTION) {
+      return bad(fmt::format(
+          "kind {} is none of FW_METRIC_COUNTER, _GAUGE, _HISTOGRAM, _DISTRIBUTION", entry.kind));
     }
     if (entry.value_bytes != 4 && entry.value_bytes != 8) {
       return bad(fmt::format("value_bytes {} is neither 4 nor 8", entry.value_bytes));
     }
-    const uint32_t buckets = entry.kind == FW_METRIC_HISTOGRAM ? entry.buckets : 1;
+    const uint32_t buckets = bucketed(entry.kind) ? entry.buckets : 1;
     if (buckets == 0 || buckets > FW_STATS_MAX_BUCKETS || entry.bucket_width == 0) {
       return bad(fmt::format("{} buckets of width {}: allowed 1..{} buckets of a width > 0",
                              entry.buckets, entry.bucket_width, FW_STATS_MAX_BUCKETS));
@@ -235,7 +242,7 @@ void FtlMetrics::phase_begin(const std::string& name, const Snapshot& snapshot) 
   phase.name = name;
   phase.begin = snapshot;
   for (size_t i = 0; i < snapshot.metrics.size(); ++i) {
-    if (snapshot.metrics[i].kind == FW_METRIC_HISTOGRAM) continue;
+    if (bucketed(snapshot.metrics[i].kind)) continue;
     phase.scalars.push_back(i);
     phase.columns.push_back(snapshot.metrics[i].name);
   }
@@ -360,10 +367,12 @@ nlohmann::json FtlMetrics::span_metrics(const Snapshot& begin, const Snapshot& e
   for (size_t i = 0; i < end.metrics.size(); ++i) {
     const Metric& metric = end.metrics[i];
     const Metric* before = begin.find(metric.name, i);
-    if (metric.kind == FW_METRIC_HISTOGRAM) {
+    if (bucketed(metric.kind)) {
+      // A histogram's growth over the span; a distribution as it is at the span's end.
+      const bool same_shape = metric.kind == FW_METRIC_HISTOGRAM && before != nullptr &&
+                              before->values.size() == metric.values.size();
       nlohmann::json counts = nlohmann::json::array();
       for (size_t b = 0; b < metric.values.size(); ++b) {
-        const bool same_shape = before != nullptr && before->values.size() == metric.values.size();
         counts.push_back(metric.values[b] - (same_shape ? before->values[b] : 0));
       }
       insert_dotted(out, metric.name,

@@ -14,7 +14,7 @@
 // the span, a gauge's value at its end, a histogram as {bucket_width, counts} (growth per
 // bucket). Then what derives from them, when the firmware has the inputs (kRatios in the .cpp):
 // map.hit_ratio, flash_reads_per_host_read, waf (every pages_programmed.* over
-// host_write_pages), host_reads_lsb_fraction, tp_reads and tp_writes; and from the platform:
+// host_write_pages), host_reads_lsb_fraction, gc.cycles_per_selection, tp_reads and tp_writes; and from the platform:
 // erase_count {min, mean, max} over the good blocks at the span's end, and firmware
 // {instructions, cycles, sleep_cycles, instructions_per_command, cycles_per_command,
 // awake_cycles_per_command} (all harts, per host command completed). A ratio whose denominator

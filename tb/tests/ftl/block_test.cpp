@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <utility>
@@ -690,6 +691,17 @@ TEST_F(BlockTest, RankedVictimsAndFreeGroupsEqualAScanAfterRandomSteps) {
       ASSERT_EQ(fewest, scan_fewest_valid(blocks)) << "step " << step;
       ASSERT_EQ(block_coldest_collectable(&blocks), scan_coldest(blocks)) << "step " << step;
       ranked_answers += fewest != BLOCK_NONE;
+      std::vector<uint32_t> utilisation(BLOCK_UTILISATION_BUCKETS, 0);  // by a scan
+      for (uint32_t s = 0; s < blocks.stripe_count; ++s) {
+        if (block_collectable(&blocks, s)) {
+          ++utilisation[std::min(blocks.stripes[s].valid_pages / blocks.utilisation_width,
+                                 BLOCK_UTILISATION_BUCKETS - 1u)];
+        }
+      }
+      ASSERT_EQ(std::vector<uint32_t>(blocks.utilisation,
+                                      blocks.utilisation + BLOCK_UTILISATION_BUCKETS),
+                utilisation)
+          << "step " << step;
       for (uint32_t unit = 0; unit < blocks.unit_count; ++unit) {
         for (bool most_worn : {false, true}) {
           ASSERT_EQ(block_free_group_by_wear(&blocks, unit, most_worn),

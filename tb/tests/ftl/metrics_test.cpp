@@ -23,8 +23,10 @@ TEST_F(MetricsTest, EachKindIsRecordedWithItsVariable) {
   metrics_counter("flash_reads.host", &reads);
   metrics_gauge32("blocks.free_groups", &free_groups);
   metrics_histogram("gc.victim_valid_pages", buckets, 4, 16);
+  uint32_t stripes[5] = {};
+  metrics_distribution32("blocks.utilisation", stripes, 5, 8);
   ASSERT_TRUE(metrics_fit()) << metrics_problem();
-  ASSERT_EQ(block.metric_count, 3u);
+  ASSERT_EQ(block.metric_count, 4u);
   EXPECT_EQ(block.metrics[0].kind, FW_METRIC_COUNTER);
   EXPECT_EQ(block.metrics[0].value_bytes, 8u);
   EXPECT_EQ(block.metrics[0].value, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(&reads)));
@@ -33,6 +35,9 @@ TEST_F(MetricsTest, EachKindIsRecordedWithItsVariable) {
   EXPECT_EQ(block.metrics[2].kind, FW_METRIC_HISTOGRAM);
   EXPECT_EQ(block.metrics[2].buckets, 4u);
   EXPECT_EQ(block.metrics[2].bucket_width, 16u);
+  EXPECT_EQ(block.metrics[3].kind, FW_METRIC_DISTRIBUTION);
+  EXPECT_EQ(block.metrics[3].value_bytes, 4u);
+  EXPECT_EQ(block.metrics[3].buckets, 5u);
   EXPECT_EQ(metrics_find("flash_reads.host"), &reads);
   EXPECT_EQ(metrics_find("blocks.free_groups"), &free_groups);
   EXPECT_EQ(metrics_find("nothing"), nullptr);

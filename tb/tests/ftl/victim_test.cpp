@@ -14,6 +14,7 @@ extern "C" {
 #include "ftl/block.h"
 #include "ftl/gc/victim.h"
 #include "ftl/policy.h"
+#include "lib/metrics.h"
 }
 
 namespace {
@@ -30,6 +31,7 @@ struct VictimTest : ::testing::Test {
   arena_t arena;
   block_manager_t blocks;
   boot_config_t boot{};
+  fw_stats_t stats{};  // the policies register their counters here
   std::mt19937 rng{7};
   std::vector<uint32_t> opened;  // stripes in the order they opened (the FIFO's order)
   std::vector<uint32_t> filled;  // the cost-benefit clock when each stripe turned FULL
@@ -42,6 +44,7 @@ struct VictimTest : ::testing::Test {
     boot.ftl_gc_2r_fifo_blk_util = blk_util;
     boot.ftl_gc_2r_fifo_scan_depth = depth;
     policy_listeners_reset();
+    metrics_init(&stats);
     policy_env_t env{&boot, &arena, nullptr, &blocks, nullptr, 1000};
     if (policy.init != nullptr) {
       ASSERT_TRUE(policy.init(&env));

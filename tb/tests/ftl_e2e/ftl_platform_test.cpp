@@ -318,11 +318,13 @@ void add_ftl_metrics(FirmwareMemory& memory) {
        {"host_read_pages", "host_write_pages", "map.lookups", "map.hits", "flash_reads.host",
         "flash_reads.translation", "flash_reads.translation_host", "pages_programmed.host",
         "pages_programmed.gc", "pages_programmed.translation", "pages_programmed.padding.host",
-        "host_reads_by_page_type.lsb", "host_reads_by_page_type.msb", "gc.invocations"}) {
+        "host_reads_by_page_type.lsb", "host_reads_by_page_type.msb", "gc.invocations",
+        "gc.selections", "gc.select_cycles"}) {
     memory.add_metric(name, FW_METRIC_COUNTER);
   }
   memory.add_metric("retired.valid_pages_left", FW_METRIC_GAUGE);
   memory.add_metric("gc.victim_valid_pages", FW_METRIC_HISTOGRAM, 4, 16);
+  memory.add_metric("blocks.utilisation", FW_METRIC_DISTRIBUTION, 4, 8);
 }
 
 TEST(FtlMetricsSpan, NestsTheMetricsByNameAndDerivesTheRatios) {
@@ -334,6 +336,9 @@ TEST(FtlMetricsSpan, NestsTheMetricsByNameAndDerivesTheRatios) {
   memory.set("map.hits", 10);
   memory.set("retired.valid_pages_left", 9);
   memory.set("gc.victim_valid_pages", 3, 1);
+  memory.set("blocks.utilisation", 2, 0);
+  memory.set("gc.selections", 10);
+  memory.set("gc.select_cycles", 1000);
   FtlMetrics::Snapshot begin = memory.snapshot(metrics);
   begin.instructions = 1000;
   begin.cycles = 5000;
@@ -356,6 +361,11 @@ TEST(FtlMetricsSpan, NestsTheMetricsByNameAndDerivesTheRatios) {
   memory.set("retired.valid_pages_left", 2);
   memory.set("gc.victim_valid_pages", 5, 1);
   memory.set("gc.victim_valid_pages", 1, 3);
+  memory.set("blocks.utilisation", 0, 0);
+  memory.set("blocks.utilisation", 3, 1);
+  memory.set("blocks.utilisation", 1, 3);
+  memory.set("gc.selections", 14);
+  memory.set("gc.select_cycles", 3000);
   FtlMetrics::Snapshot end = memory.snapshot(metrics);
   end.instructions = begin.instructions + 80000;
   end.cycles = begin.cycles + 200000;
@@ -377,6 +387,10 @@ TEST(FtlMetricsSpan, NestsTheMetricsByNameAndDerivesTheRatios) {
   EXPECT_EQ(m["retired"]["valid_pages_left"], 2u);
   EXPECT_EQ(m["gc"]["victim_valid_pages"]["bucket_width"], 16u);
   EXPECT_EQ(m["gc"]["victim_valid_pages"]["counts"], nlohmann::json({0, 2, 0, 1}));
+  // A distribution is its counts at the end, like a gauge.
+  EXPECT_EQ(m["blocks"]["utilisation"]["bucket_width"], 8u);
+  EXPECT_EQ(m["blocks"]["utilisation"]["counts"], nlohmann::json({0, 3, 0, 1}));
+  EXPECT_DOUBLE_EQ(m["gc"]["cycles_per_selection"].get<double>(), 2000.0 / 4);
   EXPECT_EQ(m["erase_count"]["min"], 2u);
   EXPECT_DOUBLE_EQ(m["erase_count"]["mean"].get<double>(), 3.5);
   EXPECT_EQ(m["erase_count"]["max"], 6u);
