@@ -464,6 +464,11 @@ std::vector<Parameter> build_record_registry() {
       in_record(SSDVP_PHASE_FIELD(max_time_ps),
                 duration(phase("duration"), 0, kUnlimited,
                          "the phase ends after this much simulated time (0 = no limit)", nullptr)),
+      in_record(SSDVP_PHASE_FIELD(capacity_multiple),
+                real(phase("capacity_multiple"), {0.0, 1e6},
+                     "the phase ends after this many times the host capacity in bytes, counted "
+                     "like bytes (20: twenty device writes; 0 = no limit)",
+                     nullptr)),
 
       in_record(SSDVP_STREAM_FIELD(name),
                 text(stream("name"), "stream name in the statistics (\"\" = stream<index>)",
@@ -475,7 +480,9 @@ std::vector<Parameter> build_record_registry() {
                 choice(stream("pattern"), host::stream_pattern_names(),
                        "synthetic access pattern: sequential (wraps at the region end), random "
                        "(uniform), zipf (rank k drawn with weight k^-alpha, ranks scattered over "
-                       "the region), hotcold (see hot_*_fraction)",
+                       "the region), hotcold (see hot_*_fraction), oltp (a database growing "
+                       "from db_initial_size to db_final_size with hot, warm and frozen pages; "
+                       "see db_*, insert_fraction, hot_*, frozen_fraction, alpha)",
                        nullptr)),
       in_record(SSDVP_STREAM_FIELD(read_fraction),
                 real(stream("read_fraction"), {0.0, 1.0}, "share of reads among reads and writes",
@@ -492,14 +499,44 @@ std::vector<Parameter> build_record_registry() {
                 shorthand_of("sizes", size(stream("size"), kMinRequest, kMaxRequest,
                                            "one request size: sizes: {SIZE: 1}", nullptr))),
       in_record(SSDVP_STREAM_FIELD(zipf_alpha),
-                real(stream("alpha"), {0.0, 10.0, true, false},
-                     "zipf skew: rank k has weight k^-alpha", nullptr)),
+                real(stream("alpha"), {0.0, 10.0},
+                     "zipf skew: rank k has weight k^-alpha (0 = uniform: the draws of random); "
+                     "oltp: the skew of touches of warm pages",
+                     nullptr)),
       in_record(SSDVP_STREAM_FIELD(hot_space_fraction),
                 real(stream("hot_space_fraction"), {0.0, 1.0, true, true},
                      "hotcold: the share of the region that is hot (its start)", nullptr)),
       in_record(SSDVP_STREAM_FIELD(hot_access_fraction),
                 real(stream("hot_access_fraction"), {0.0, 1.0, true, true},
                      "hotcold: the share of the requests that go to the hot part", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(db_initial_bytes),
+                size(stream("db_initial_size"), 0, kUnlimited,
+                     "oltp: database size at the phase start, whole pages of align bytes at the "
+                     "region start (0 = a tenth of db_final_size)",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(db_final_bytes),
+                size(stream("db_final_size"), 0, kUnlimited,
+                     "oltp: database size inserts grow it to, after (db_final_size - "
+                     "db_initial_size) / insert_fraction bytes written (0 = the region)",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(insert_fraction),
+                real(stream("insert_fraction"), {0.0, 1.0, true, false},
+                     "oltp: share of writes that append a page to the database (at most 1 / (1 "
+                     "+ hot_rewrites))",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(hot_window),
+                count(stream("hot_window"), "pages", 1, kU32Max,
+                      "oltp: pages hot at once, the last ones inserted or touched; a page is hot "
+                      "for about hot_window * (1 + hot_rewrites) writes",
+                      nullptr)),
+      in_record(SSDVP_STREAM_FIELD(hot_rewrites),
+                real(stream("hot_rewrites"), {0.0, 1e6},
+                     "oltp: mean rewrites of a page while it is hot", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(frozen_fraction),
+                real(stream("frozen_fraction"), {0.0, 1.0},
+                     "oltp: share of inserted pages never written again once they leave the hot "
+                     "window (the others join the warm pages)",
+                     nullptr)),
       in_record(SSDVP_STREAM_FIELD(offset_bytes),
                 size(stream("offset"), 0, kUnlimited,
                      "start of the region the stream addresses (a multiple of align)", nullptr)),

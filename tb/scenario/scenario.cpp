@@ -163,7 +163,9 @@ bool takes_entries(const Parameter& parameter) {
 const std::set<std::string>& synthetic_stream_keys() {
   static const std::set<std::string> keys = {
       "pattern", "read_fraction", "trim_fraction", "sizes", "size", "alpha",
-      "hot_space_fraction", "hot_access_fraction", "offset", "working_set", "align"};
+      "hot_space_fraction", "hot_access_fraction", "db_initial_size", "db_final_size",
+      "insert_fraction", "hot_window", "hot_rewrites", "frozen_fraction", "offset",
+      "working_set", "align"};
   return keys;
 }
 const std::set<std::string>& trace_stream_keys() {
@@ -611,10 +613,10 @@ class ScenarioResolver {
         check_stream_keys(scenario, defaults, {i, j}, trace, where, stream_shown);
       }
       if (synthetic && phase.max_requests == 0 && phase.max_bytes == 0 &&
-          phase.max_time_ps == 0) {
+          phase.max_time_ps == 0 && phase.capacity_multiple == 0.0) {
         throw_scenario_error(where, shown,
                              "synthetic streams never end: a phase with one needs a limit "
-                             "(requests, bytes or duration)");
+                             "(requests, bytes, capacity_multiple or duration)");
       }
     }
   }

@@ -1,6 +1,7 @@
 #include "tlm/host/host_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -15,6 +16,26 @@ namespace {
 // Width of the completion pulse on the waveform: completions closer than this merge into one
 // pulse; the completion counter beside it counts every one.
 constexpr uint64_t kPulsePs = 1000;
+
+// The byte limit of a phase: max_bytes, or capacity_multiple times the capacity if that comes
+// first (rounded up to a whole byte).
+uint64_t phase_byte_limit(const PhaseConfig& phase, uint64_t capacity_bytes,
+                          const std::string& where) {
+  const double multiple = phase.capacity_multiple;
+  if (multiple == 0.0) return phase.max_bytes;
+  if (!(multiple > 0.0) || !std::isfinite(multiple)) {
+    throw std::runtime_error(
+        fmt::format("{}.capacity_multiple: {} is not a number >= 0", where, multiple));
+  }
+  const double bytes = std::ceil(multiple * static_cast<double>(capacity_bytes));
+  if (!(bytes < 0x1.0p64)) {
+    throw std::runtime_error(fmt::format(
+        "{}.capacity_multiple: {} times the capacity of {} bytes is 2^64 bytes or more", where,
+        multiple, capacity_bytes));
+  }
+  const uint64_t limit = static_cast<uint64_t>(bytes);
+  return phase.max_bytes == 0 ? limit : std::min(phase.max_bytes, limit);
+}
 
 }  // namespace
 
@@ -39,8 +60,10 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostConfig& config,
       throw std::runtime_error(fmt::format("{} ('{}'): a phase needs at least one stream",
                                            phase_where, phase_config.name));
     }
-    const bool limited = phase_config.max_requests != 0 || phase_config.max_bytes != 0 ||
-                         phase_config.max_time_ps != 0;
+    phase.config.max_bytes =
+        phase_byte_limit(phase_config, device_sectors_ * config_.sector_bytes, phase_where);
+    const bool limited = phase.config.max_requests != 0 || phase.config.max_bytes != 0 ||
+                         phase.config.max_time_ps != 0;
     phase.streams.resize(phase_config.streams.size());
     for (size_t s = 0; s < phase_config.streams.size(); ++s) {
       Stream& stream = phase.streams[s];
@@ -52,7 +75,7 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostConfig& config,
       if (stream.config.trace_path.empty() && !limited) {
         throw std::runtime_error(fmt::format(
             "{} ('{}'): synthetic streams never run out, so the phase needs a limit: requests, "
-            "bytes or duration",
+            "bytes, capacity_multiple or duration",
             phase_where, phase_config.name));
       }
       if (stream.config.queue_depth == 0) {

@@ -9,8 +9,9 @@
 // - A write or trim whose pages overlap a write or trim still in flight waits until that one
 //   completes (fio's serialize_overlap), and so does the rest of its stream: concurrent writes
 //   of one page have no defined order, so no oracle could check what a later read returns.
-// - A phase stops submitting at its limits (requests, bytes or simulated time since its start)
-//   or when all its streams are exhausted, and ends once its outstanding commands completed.
+// - A phase stops submitting at its limits (requests, bytes or capacity_multiple times the
+//   capacity, simulated time since its start) or when all its streams are exhausted, and ends
+//   once its outstanding commands completed.
 //   After the last phase the done handler ends the run.
 // - Writes carry a data tag per page (the LPN and its new version); the oracle checks every
 //   page a read returns (integrity_oracle.h has the rule). With host.oracle off, versions are

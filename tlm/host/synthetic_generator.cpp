@@ -14,6 +14,18 @@ namespace {
 bool is_fraction(double value) { return value >= 0.0 && value <= 1.0; }
 bool is_open_fraction(double value) { return value > 0.0 && value < 1.0; }
 
+// Throws the error of a stream field: "stream 'name': key: problem".
+[[noreturn]] void fail_field(const StreamConfig& stream, const char* key,
+                             const std::string& problem) {
+  throw std::runtime_error(fmt::format("{}{}: {}", stream_error_prefix(stream), key, problem));
+}
+
+// The seed of a fixed permutation: it has a seed of its own, so it does not shift with the draws.
+uint64_t scatter_seed_of(uint64_t seed) {
+  uint64_t state = seed ^ 0x5ca77e125ca77e12ULL;
+  return splitmix64(state);
+}
+
 }  // namespace
 
 SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t device_sectors,
@@ -25,7 +37,7 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
       hot_access_fraction_(stream.hot_access_fraction),
       rng_(seed) {
   const auto fail = [&](const char* key, const std::string& problem) {
-    throw std::runtime_error(fmt::format("{}{}: {}", stream_error_prefix(stream), key, problem));
+    fail_field(stream, key, problem);
   };
   if (sector_bytes == 0 || device_sectors == 0) {
     fail("device", fmt::format("{} sectors of {} bytes hold no data", device_sectors,
@@ -105,15 +117,17 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   slots_ = (working_set - max_size) / align_ + 1;
   sequential_next_ = region_start_;
 
-  if (pattern_ == Pattern::kZipf) {
-    if (!(stream.zipf_alpha > 0.0) || !std::isfinite(stream.zipf_alpha)) {
-      fail("alpha", fmt::format("{} is not a positive number", stream.zipf_alpha));
+  if (pattern_ == Pattern::kZipf || pattern_ == Pattern::kOltp) {
+    if (!(stream.zipf_alpha >= 0.0) || !std::isfinite(stream.zipf_alpha)) {
+      fail("alpha", fmt::format("{} is not a number >= 0", stream.zipf_alpha));
     }
-    zipf_.emplace(slots_, stream.zipf_alpha);
-    // The permutation has a seed of its own, so it does not shift with the draws.
-    uint64_t scatter_seed = seed ^ 0x5ca77e125ca77e12ULL;
-    scatter_.emplace(slots_, splitmix64(scatter_seed));
   }
+  if (pattern_ == Pattern::kZipf) {
+    zipf_.emplace(slots_, stream.zipf_alpha);
+    // Uniform ranks need no scatter: rank - 1 is the slot, exactly the draw of `random`.
+    if (!zipf_->uniform()) scatter_.emplace(slots_, scatter_seed_of(seed));
+  }
+  if (pattern_ == Pattern::kOltp) make_oltp(stream, scatter_seed_of(seed));
   if (pattern_ == Pattern::kHotCold) {
     if (!is_open_fraction(stream.hot_space_fraction)) {
       fail("hot_space_fraction", fmt::format("{} is not in (0, 1)", stream.hot_space_fraction));
@@ -131,6 +145,67 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   }
 }
 
+void SyntheticGenerator::make_oltp(const StreamConfig& stream, uint64_t scatter_seed) {
+  const auto fail = [&](const char* key, const std::string& problem) {
+    fail_field(stream, key, problem);
+  };
+  const auto pages_of = [&](const char* key, uint64_t bytes) {
+    if (bytes % align_ != 0) {
+      fail(key, fmt::format("{} bytes is not a whole number of {}-byte pages (align)", bytes,
+                            align_));
+    }
+    return bytes / align_;
+  };
+  // Every page must take the largest request: the database is the region's slots at most.
+  const uint64_t final_pages =
+      stream.db_final_bytes == 0 ? slots_ : pages_of("db_final_size", stream.db_final_bytes);
+  if (final_pages > slots_) {
+    fail("db_final_size",
+         fmt::format("{} pages of {} bytes do not fit the region (offset, working_set): {} "
+                     "pages of it can start the largest request",
+                     final_pages, align_, slots_));
+  }
+  if (final_pages > std::numeric_limits<uint32_t>::max()) {
+    fail("db_final_size", fmt::format("{} pages of {} bytes are more than 2^32 - 1 pages",
+                                      final_pages, align_));
+  }
+  const uint64_t initial_pages = stream.db_initial_bytes == 0
+                                     ? std::max<uint64_t>(1, final_pages / 10)
+                                     : pages_of("db_initial_size", stream.db_initial_bytes);
+  if (initial_pages > final_pages) {
+    fail("db_initial_size",
+         fmt::format("{} pages of {} bytes is more than the {} pages of db_final_size",
+                     initial_pages, align_, final_pages));
+  }
+  if (!(stream.hot_rewrites >= 0.0) || !std::isfinite(stream.hot_rewrites)) {
+    fail("hot_rewrites", fmt::format("{} is not a number >= 0", stream.hot_rewrites));
+  }
+  // An insert starts a hot phase of about 1 + r writes: inserts are at most 1 / (1 + r) of them.
+  const double max_insert = 1.0 / (1.0 + stream.hot_rewrites);
+  if (!(stream.insert_fraction > 0.0 && stream.insert_fraction <= max_insert)) {
+    fail("insert_fraction",
+         fmt::format("{} is not in (0, 1 / (1 + hot_rewrites)] = (0, {:.6g}]: an insert starts "
+                     "a hot phase of 1 + hot_rewrites writes",
+                     stream.insert_fraction, max_insert));
+  }
+  if (stream.hot_window == 0 || stream.hot_window > final_pages) {
+    fail("hot_window", fmt::format("{} pages is not 1 to the {} pages of the final database",
+                                   stream.hot_window, final_pages));
+  }
+  if (!is_fraction(stream.frozen_fraction)) {
+    fail("frozen_fraction", fmt::format("{} is not in [0, 1]", stream.frozen_fraction));
+  }
+  OltpDatabase::Shape shape;
+  shape.initial_pages = static_cast<uint32_t>(initial_pages);
+  shape.final_pages = static_cast<uint32_t>(final_pages);
+  shape.insert_fraction = stream.insert_fraction;
+  shape.hot_window = stream.hot_window;
+  shape.hot_rewrites = stream.hot_rewrites;
+  shape.frozen_fraction = stream.frozen_fraction;
+  shape.alpha = stream.zipf_alpha;
+  oltp_.emplace(shape, scatter_seed);
+}
+
 HostOp SyntheticGenerator::draw_op() {
   if (rng_.unit() < trim_fraction_) return HostOp::kTrim;
   return rng_.unit() < read_fraction_ ? HostOp::kRead : HostOp::kWrite;
@@ -145,7 +220,7 @@ uint64_t SyntheticGenerator::draw_size() {
   return chosen->first;
 }
 
-uint64_t SyntheticGenerator::draw_start(uint64_t size_bytes) {
+uint64_t SyntheticGenerator::draw_start(uint64_t size_bytes, HostOp op) {
   uint64_t slot = 0;
   switch (pattern_) {
     case Pattern::kSequential: {
@@ -158,10 +233,17 @@ uint64_t SyntheticGenerator::draw_start(uint64_t size_bytes) {
       return start;
     }
     case Pattern::kRandom: slot = rng_.below(slots_); break;
-    case Pattern::kZipf: slot = scatter_->position(zipf_->sample(rng_) - 1); break;
+    case Pattern::kZipf: {
+      const uint64_t rank = zipf_->sample(rng_) - 1;
+      slot = scatter_ ? scatter_->position(rank) : rank;
+      break;
+    }
     case Pattern::kHotCold:
       slot = rng_.unit() < hot_access_fraction_ ? rng_.below(hot_slots_)
                                                 : hot_slots_ + rng_.below(slots_ - hot_slots_);
+      break;
+    case Pattern::kOltp:
+      slot = op == HostOp::kWrite ? oltp_->next_write(rng_) : oltp_->any_page(rng_);
       break;
   }
   return region_start_ + slot * align_;
@@ -171,7 +253,7 @@ std::optional<HostRequest> SyntheticGenerator::next() {
   HostRequest request;
   request.op = draw_op();
   const uint64_t size = draw_size();
-  request.first_sector = draw_start(size) / sector_bytes_;
+  request.first_sector = draw_start(size, request.op) / sector_bytes_;
   request.sector_count = static_cast<uint32_t>(size / sector_bytes_);
   return request;
 }

@@ -9,9 +9,13 @@
 //               the region start when the next request would run past its end.
 //   random      a slot drawn uniformly.
 //   zipf        slot rank k (1..slots) drawn with P(k) ~ k^-alpha (ZipfSampler); the ranks are
-//               spread over the region by a fixed seeded permutation (RankScatter).
+//               spread over the region by a fixed seeded permutation (RankScatter). alpha = 0 is
+//               uniform and draws exactly what `random` draws (same seed, same requests).
 //   hotcold     the first round(hot_space_fraction * slots) slots are hot and get
 //               hot_access_fraction of the requests, uniformly; the others share the rest.
+//   oltp        a database of `align`-byte pages growing from db_initial_size to db_final_size
+//               bytes at the region start: writes follow OltpDatabase (synthetic_oltp.h), reads
+//               and trims go to a page of the current database uniformly.
 // Op mix: a request is a trim with probability trim_fraction, else a read with probability
 // read_fraction, else a write. Size: drawn from `sizes` with probability weight / sum of weights.
 // Every draw comes from one Random (tlm/system/random.h) seeded by `seed`: a stream is deterministic.
@@ -24,6 +28,7 @@
 #include <vector>
 
 #include "tlm/system/random.h"
+#include "tlm/host/synthetic_oltp.h"
 #include "tlm/host/synthetic_scatter.h"
 #include "tlm/host/synthetic_zipf.h"
 #include "tlm/host/workload.h"
@@ -43,13 +48,17 @@ class SyntheticGenerator : public RequestSource {
   // Request start positions in the region, and how many of them are hot (hotcold only).
   uint64_t slot_count() const { return slots_; }
   uint64_t hot_slot_count() const { return hot_slots_; }
+  // The database model of an oltp stream, else nullptr.
+  const OltpDatabase* oltp_database() const { return oltp_ ? &*oltp_ : nullptr; }
 
  private:
-  enum class Pattern { kSequential, kRandom, kZipf, kHotCold };
+  enum class Pattern { kSequential, kRandom, kZipf, kHotCold, kOltp };
 
   HostOp draw_op();
   uint64_t draw_size();
-  uint64_t draw_start(uint64_t size_bytes);
+  uint64_t draw_start(uint64_t size_bytes, HostOp op);
+  // Checks the oltp keys against the region and builds the database model.
+  void make_oltp(const StreamConfig& stream, uint64_t scatter_seed);
 
   Pattern pattern_ = Pattern::kRandom;
   uint32_t sector_bytes_;
@@ -66,6 +75,7 @@ class SyntheticGenerator : public RequestSource {
   Random rng_;
   std::optional<ZipfSampler> zipf_;
   std::optional<RankScatter> scatter_;
+  std::optional<OltpDatabase> oltp_;
 };
 
 }  // namespace ssdvp::host

@@ -41,6 +41,7 @@ double ZipfSampler::h_integral_inverse(double x) const {
 }
 
 uint64_t ZipfSampler::sample(Random& rng) const {
+  if (uniform()) return 1 + rng.below(n_);
   while (true) {
     // u is uniform in (h_integral_x1_, h_integral_n_]: the area under the hat function.
     const double u = h_integral_n_ + rng.unit() * (h_integral_x1_ - h_integral_n_);

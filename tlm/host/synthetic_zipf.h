@@ -2,7 +2,8 @@
 // for any n and any alpha > 0: rejection-inversion sampling (W. Hormann and G. Derflinger,
 // "Rejection-inversion to generate variates from monotone discrete distributions", ACM TOMACS
 // 6(3), 1996), the method Apache Commons uses. No table of n probabilities is built, so a
-// working set of a billion pages costs nothing.
+// working set of a billion pages costs nothing. alpha = 0 is the uniform distribution, drawn as
+// 1 + Random::below(n): the very draw of the `random` pattern, one random number per sample.
 #pragma once
 
 #include <cstdint>
@@ -13,11 +14,14 @@ namespace ssdvp::host {
 
 class ZipfSampler {
  public:
-  // n >= 1, alpha > 0 (both checked by the caller).
+  // n >= 1, alpha >= 0 and finite (both checked by the caller).
   ZipfSampler(uint64_t n, double alpha);
 
-  // A rank in 1..n; rank 1 is the most frequent.
+  // A rank in 1..n; rank 1 is the most frequent (alpha > 0).
   uint64_t sample(Random& rng) const;
+
+  uint64_t size() const { return n_; }
+  bool uniform() const { return alpha_ == 0.0; }
 
  private:
   // h(x) = x^-alpha, its integral H and the inverse of H; the helpers keep H accurate for alpha

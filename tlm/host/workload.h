@@ -27,13 +27,20 @@ struct StreamConfig {
   std::string name;            // for statistics ("" = stream<index>)
   uint32_t queue_depth = 32;   // outstanding commands of this stream
   // Synthetic generator.
-  std::string pattern = "random";  // sequential | random | zipf | hotcold
+  std::string pattern = "random";  // sequential | random | zipf | hotcold | oltp
   double read_fraction = 0.0;      // share of reads among reads and writes
   double trim_fraction = 0.0;      // share of trims among all requests
   std::vector<std::pair<uint64_t, double>> sizes = {{4096, 1.0}};  // bytes -> weight
-  double zipf_alpha = 0.9;
+  double zipf_alpha = 0.9;           // zipf, and oltp's warm pool; 0 = uniform
   double hot_space_fraction = 0.2;   // hotcold: share of the working set that is hot
   double hot_access_fraction = 0.8;  // hotcold: share of accesses that go to it
+  // oltp (tlm/host/synthetic_oltp.h): a database growing from db_initial to db_final bytes.
+  uint64_t db_initial_bytes = 0;     // 0 = a tenth of db_final_bytes
+  uint64_t db_final_bytes = 0;       // 0 = the whole region
+  double insert_fraction = 0.02;     // share of writes that append a page to the database
+  uint32_t hot_window = 256;         // pages hot at once: the last ones inserted or touched
+  double hot_rewrites = 4.0;         // mean rewrites of a page while it is hot
+  double frozen_fraction = 0.8;      // share of inserted pages frozen when they leave the window
   uint64_t offset_bytes = 0;         // start of the region the stream addresses
   uint64_t working_set_bytes = 0;    // size of that region (0 = to the device end)
   uint32_t align_bytes = 4096;       // request start alignment
@@ -52,6 +59,9 @@ struct PhaseConfig {
   uint64_t max_bytes = 0;     // 0 = no limit
   uint64_t max_time_ps = 0;   // 0 = no limit
   std::vector<StreamConfig> streams;
+  // The phase also ends after this many times the host capacity in bytes, counted like
+  // max_bytes (20 = twenty device writes for a write-only phase); 0 = no limit.
+  double capacity_multiple = 0.0;
 };
 
 struct WorkloadConfig {
@@ -78,7 +88,8 @@ std::unique_ptr<RequestSource> make_request_source(const StreamConfig& stream,
 // The values StreamConfig::pattern and StreamConfig::trace_format accept, in the order
 // `ssdsim --list-params` shows them.
 inline const std::vector<std::string>& stream_pattern_names() {
-  static const std::vector<std::string> names = {"sequential", "random", "zipf", "hotcold"};
+  static const std::vector<std::string> names = {"sequential", "random", "zipf", "hotcold",
+                                                  "oltp"};
   return names;
 }
 inline const std::vector<std::string>& trace_format_names() {

@@ -391,6 +391,37 @@ TEST(HostModel, TimeLimitStopsSubmittingAndDrains) {
   EXPECT_LT(firmware.commands.back().time_ps, phase.start_ps + 100 * kUs + kFetchPs);
 }
 
+// Write commands of two pages a phase of `stream` submits with capacity_multiple 1/512 of the
+// bench's 64 MiB (128 KiB: sixteen commands) and `max_bytes`. One run per test: SystemC
+// elaborates once per process.
+uint64_t writes_with_capacity_multiple(uint64_t max_bytes) {
+  HicBench bench("bench", bench_host_config(), kSramPs, false);
+  FakeFirmware firmware(bench, sc_core::sc_time(1, sc_core::SC_US));
+  host::WorkloadConfig workload;
+  host::PhaseConfig phase{"fill", 0, max_bytes, 0, {stream("s", 4)}};
+  phase.capacity_multiple = 1.0 / 512;
+  workload.phases.push_back(phase);
+  HostModel model("host", bench_host_config(), workload, 1, bench.hic, nullptr,
+                  scripts({{"s", [] {
+                              return ScriptedSource({page_request(HostOp::kWrite, 0, 2),
+                                                     page_request(HostOp::kWrite, 2, 2)},
+                                                    true);
+                            }}}));
+  Outcome outcome;
+  watch(model, outcome);
+  sc_core::sc_start();
+  EXPECT_TRUE(outcome.done);
+  return model.stats().phases().at(0).ops[static_cast<size_t>(HostOp::kWrite)].commands;
+}
+
+TEST(HostModel, ACapacityMultipleEndsThePhaseAfterThatManyCapacitiesOfBytes) {
+  EXPECT_EQ(writes_with_capacity_multiple(0), 16u);
+}
+
+TEST(HostModel, ACapacityMultipleAndBytesEndThePhaseAtTheFirstLimit) {
+  EXPECT_EQ(writes_with_capacity_multiple(64 << 10), 8u);
+}
+
 TEST(HostModel, ASourceFailingDuringTheRunStopsIt) {
   HicBench bench("bench", bench_host_config(), kSramPs, false);
   FakeFirmware firmware(bench, sc_core::sc_time(1, sc_core::SC_US));
@@ -409,20 +440,36 @@ TEST(HostModel, ASourceFailingDuringTheRunStopsIt) {
             "workload.phases[0].streams[0] ('bad'): trace.txt:12: unknown op 'X'");
 }
 
-TEST(HostModel, APhaseThatCannotEndIsRejectedBeforeTheRun) {
+// What HostModel's constructor throws for `workload` (its streams read LPN 1 for ever), "" when
+// it accepts it.
+std::string construction_error(const host::WorkloadConfig& workload) {
   HicBench bench("bench", bench_host_config(), kSramPs, false);
-  host::WorkloadConfig workload;
-  workload.phases.push_back({"forever", 0, 0, 0, {stream("synthetic", 1)}});
   try {
     HostModel model("host", bench_host_config(), workload, 1, bench.hic, nullptr,
-                    scripts({{"synthetic", [] {
-                                return ScriptedSource({page_request(HostOp::kRead, 1)}, true);
-                              }}}));
-    ADD_FAILURE() << "accepted a phase without limits";
+                    [](const host::StreamConfig&, uint64_t, uint32_t, uint64_t) {
+                      return std::make_unique<ScriptedSource>(
+                          std::vector<HostRequest>{page_request(HostOp::kRead, 1)}, true);
+                    });
   } catch (const std::runtime_error& error) {
-    EXPECT_NE(std::string(error.what()).find("workload.phases[0] ('forever')"), std::string::npos)
-        << error.what();
+    return error.what();
   }
+  return "";
+}
+
+TEST(HostModel, APhaseThatCannotEndIsRejectedBeforeTheRun) {
+  host::WorkloadConfig workload;
+  workload.phases.push_back({"forever", 0, 0, 0, {stream("synthetic", 1)}});
+  const std::string error = construction_error(workload);
+  EXPECT_NE(error.find("workload.phases[0] ('forever')"), std::string::npos) << error;
+}
+
+TEST(HostModel, ABadCapacityMultipleIsRejectedNamingThePhase) {
+  host::WorkloadConfig workload;
+  host::PhaseConfig phase{"fill", 0, 0, 0, {stream("s", 1)}};
+  phase.capacity_multiple = -2.0;
+  workload.phases.push_back(phase);
+  EXPECT_EQ(construction_error(workload),
+            "workload.phases[0].capacity_multiple: -2 is not a number >= 0");
 }
 
 }  // namespace

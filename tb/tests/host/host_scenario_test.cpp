@@ -1,7 +1,7 @@
 // The host scenarios end to end: ssdsim replays the TPC-C trace and runs the zipf workload
 // through the HIC with the RAM-disk test firmware, writes the statistics files, is
 // deterministic, catches a firmware that returns stale data, and finds built-in and relative
-// firmware images.
+// firmware images; the growing OLTP database runs on the FTL for a multiple of the capacity.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -107,6 +107,23 @@ TEST(HostScenarios, ZipfWorkloadRunsEndToEndAndIsDeterministic) {
   EXPECT_EQ(stats, again);
   EXPECT_EQ(read_text(first + "/latency.csv"), read_text(second + "/latency.csv"));
   EXPECT_EQ(read_text(first + "/timeseries.csv"), read_text(second + "/timeseries.csv"));
+}
+
+TEST(HostScenarios, OltpGrowingDatabaseRunsOnTheFtlForACapacityMultiple) {
+  // Two capacities of writes instead of 25 keep it short: 2 x 7372 LPNs of 4 KiB.
+  const std::string out = temp_dir("oltp");
+  const SsdsimRun run = run_ssdsim(scenario("oltp_growing") +
+                                   " --set workload.phases[1].capacity_multiple=2 --out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json stats = read_json(out + "/stats.json");
+  EXPECT_EQ(stats["outcome"]["outcome"], "workload_done");
+  const nlohmann::json& phases = stats["host"]["phases"];
+  ASSERT_EQ(phases.size(), 3u);
+  EXPECT_EQ(phases[1]["name"], "grow");
+  EXPECT_EQ(phases[1]["bytes"], 2u * 7372u * 4096u);
+  EXPECT_EQ(phases[1]["ops"]["write"]["commands"], 2u * 7372u);
+  // The verify phase reads the 16 MiB database back: every page the oracle knows.
+  EXPECT_EQ(stats["host"]["oracle"]["pages_checked"], 4096u);
 }
 
 TEST(HostScenarios, TheOracleCatchesAFirmwareReturningStaleData) {

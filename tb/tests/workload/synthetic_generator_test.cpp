@@ -196,7 +196,7 @@ void expect_zipf_ranks(const std::vector<double>& rank_counts, double alpha) {
 }
 
 TEST(ZipfSampler, RankFrequenciesFollowThePmf) {
-  for (const double alpha : {0.5, 0.9, 0.99, 1.0, 1.01, 1.5}) {
+  for (const double alpha : {0.0, 1e-6, 0.2, 0.4, 0.5, 0.6, 0.8, 0.9, 0.99, 1.0, 1.01, 1.2, 1.5}) {
     const uint64_t n = 1000;
     const ZipfSampler sampler(n, alpha);
     Random rng(kSeed);
@@ -209,6 +209,14 @@ TEST(ZipfSampler, RankFrequenciesFollowThePmf) {
     }
     expect_zipf_ranks(counts, alpha);
   }
+}
+
+TEST(ZipfSampler, AlphaZeroIsTheUniformDrawOfRandomBelow) {
+  const ZipfSampler uniform(1000, 0.0);
+  EXPECT_TRUE(uniform.uniform());
+  EXPECT_FALSE(ZipfSampler(1000, 1e-6).uniform());
+  Random a(kSeed), b(kSeed);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(uniform.sample(a), 1 + b.below(1000));
 }
 
 TEST(ZipfSampler, HandlesOneAndHugeRanges) {
@@ -273,6 +281,22 @@ TEST(SyntheticGenerator, ZipfSlotFrequenciesSortedFollowThePmf) {
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return counts[a] > counts[b]; });
   EXPECT_GT(*std::max_element(order.begin(), order.begin() + 10), 50u);
+}
+
+TEST(SyntheticGenerator, ZipfAlphaZeroDrawsExactlyWhatRandomDraws) {
+  StreamConfig zipf = stream_of("zipf");
+  zipf.zipf_alpha = 0.0;
+  zipf.read_fraction = 0.3;
+  zipf.sizes = {{4 * kKiB, 1.0}, {16 * kKiB, 1.0}};
+  zipf.working_set_bytes = 64 * kMiB;
+  StreamConfig random = zipf;
+  random.pattern = "random";
+  const std::vector<HostRequest> a = draw(zipf, 20'000), b = draw(random, 20'000);
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].op, b[i].op) << i;
+    ASSERT_EQ(a[i].first_sector, b[i].first_sector) << i;
+    ASSERT_EQ(a[i].sector_count, b[i].sector_count) << i;
+  }
 }
 
 // ---- Hot/cold, sizes, op mix ---------------------------------------------------------------------
@@ -384,17 +408,24 @@ TEST(WorkloadRng, BelowIsUniformForABoundThatIsNoPowerOfTwo) {
 
 // ---- Errors name the stream and the key -----------------------------------------------------------
 
+// `base` changed by `change` is refused with "stream 's': `expected`" in the error.
+void expect_error_of(const StreamConfig& base, const std::function<void(StreamConfig&)>& change,
+                     const std::string& expected) {
+  StreamConfig stream = base;
+  change(stream);
+  const std::string error = error_of(stream);
+  EXPECT_NE(error.find("stream 's': " + expected), std::string::npos)
+      << "expected: " << expected << "\ngot: " << error;
+}
+
 TEST(SyntheticGenerator, BadFieldsAreErrorsNamingStreamAndKey) {
   const auto expect_error = [](const std::function<void(StreamConfig&)>& change,
                                const std::string& expected) {
-    StreamConfig stream = stream_of("random");
-    change(stream);
-    const std::string error = error_of(stream);
-    EXPECT_NE(error.find("stream 's': " + expected), std::string::npos)
-        << "expected: " << expected << "\ngot: " << error;
+    expect_error_of(stream_of("random"), change, expected);
   };
   expect_error([](StreamConfig& s) { s.pattern = "zipff"; },
-               "pattern: 'zipff' is not a pattern; allowed sequential, random, zipf, hotcold");
+               "pattern: 'zipff' is not a pattern; allowed sequential, random, zipf, hotcold, "
+               "oltp");
   expect_error([](StreamConfig& s) { s.read_fraction = 1.5; }, "read_fraction: 1.5 is not in");
   expect_error([](StreamConfig& s) { s.trim_fraction = -0.1; }, "trim_fraction: -0.1");
   expect_error([](StreamConfig& s) { s.sizes = {}; }, "sizes: no request size");
@@ -421,9 +452,9 @@ TEST(SyntheticGenerator, BadFieldsAreErrorsNamingStreamAndKey) {
   expect_error(
       [](StreamConfig& s) {
         s.pattern = "zipf";
-        s.zipf_alpha = 0.0;
+        s.zipf_alpha = -0.1;
       },
-      "alpha: 0 is not a positive number");
+      "alpha: -0.1 is not a number >= 0");
   expect_error(
       [](StreamConfig& s) {
         s.pattern = "hotcold";
@@ -441,6 +472,46 @@ TEST(SyntheticGenerator, BadFieldsAreErrorsNamingStreamAndKey) {
   StreamConfig unnamed = stream_of("bogus");
   unnamed.name.clear();
   EXPECT_EQ(error_of(unnamed).rfind("pattern: 'bogus'", 0), 0u) << error_of(unnamed);
+}
+
+
+TEST(SyntheticGenerator, BadOltpFieldsAreErrorsNamingStreamAndKey) {
+  StreamConfig oltp = stream_of("oltp");
+  oltp.working_set_bytes = 1024 * 4 * kKiB;  // 1024 pages of 4 KiB
+  const auto expect_error = [&](const std::function<void(StreamConfig&)>& change,
+                                const std::string& expected) {
+    expect_error_of(oltp, change, expected);
+  };
+  EXPECT_EQ(error_of(oltp), "");
+  expect_error([](StreamConfig& s) { s.db_final_bytes = 2048 * 4 * kKiB; },
+               "db_final_size: 2048 pages of 4096 bytes do not fit the region (offset, "
+               "working_set): 1024 pages of it can start the largest request");
+  expect_error([](StreamConfig& s) { s.db_final_bytes = 1000; },
+               "db_final_size: 1000 bytes is not a whole number of 4096-byte pages (align)");
+  expect_error(
+      [](StreamConfig& s) {
+        s.db_final_bytes = 100 * 4 * kKiB;
+        s.db_initial_bytes = 101 * 4 * kKiB;
+      },
+      "db_initial_size: 101 pages of 4096 bytes is more than the 100 pages of db_final_size");
+  expect_error([](StreamConfig& s) { s.insert_fraction = 0.25; },
+               "insert_fraction: 0.25 is not in (0, 1 / (1 + hot_rewrites)] = (0, 0.2]");
+  expect_error([](StreamConfig& s) { s.insert_fraction = 0.0; }, "insert_fraction: 0 is not in");
+  expect_error([](StreamConfig& s) { s.hot_window = 0; },
+               "hot_window: 0 pages is not 1 to the 1024 pages of the final database");
+  expect_error([](StreamConfig& s) { s.hot_window = 1025; }, "hot_window: 1025 pages");
+  expect_error([](StreamConfig& s) { s.hot_rewrites = -1.0; },
+               "hot_rewrites: -1 is not a number >= 0");
+  expect_error([](StreamConfig& s) { s.frozen_fraction = 1.5; },
+               "frozen_fraction: 1.5 is not in [0, 1]");
+  expect_error([](StreamConfig& s) { s.zipf_alpha = -0.5; }, "alpha: -0.5 is not a number >= 0");
+  // The edges are allowed: no growth, everything frozen, a window of one page.
+  StreamConfig edges = oltp;
+  edges.db_initial_bytes = oltp.working_set_bytes;
+  edges.frozen_fraction = 1.0;
+  edges.hot_window = 1;
+  edges.insert_fraction = 0.2;
+  EXPECT_EQ(error_of(edges), "");
 }
 
 }  // namespace

@@ -143,11 +143,99 @@ TEST(WorkloadScenario, SetReplacesAWholeList) {
       load_one(kTwoPhases, {"workload.phases[1].streams=[{pattern: zipf, alpha: 0.5}]"});
   ASSERT_EQ(streams.soc.workload.phases[1].streams.size(), 1u);
   EXPECT_EQ(streams.soc.workload.phases[1].streams[0].zipf_alpha, 0.5);
-  const std::string error = load_error("", {"workload.phases=[{name: a, streams: [{alpha: 0}]}]"});
-  EXPECT_TRUE(contains(error, "--set workload.phases=[{name: a, streams: [{alpha: 0}]}]: "
-                              "workload.phases[0].streams[0].alpha: '0' is out of range; "
-                              "allowed (0, 10]"))
+  const std::string error =
+      load_error("", {"workload.phases=[{name: a, streams: [{alpha: -1}]}]"});
+  EXPECT_TRUE(contains(error, "--set workload.phases=[{name: a, streams: [{alpha: -1}]}]: "
+                              "workload.phases[0].streams[0].alpha: '-1' is out of range; "
+                              "allowed [0, 10]"))
       << error;
+}
+
+TEST(WorkloadScenario, ZipfAlphaTakesZeroForUniformUpToTen) {
+  for (const char* alpha : {"0", "0.2", "1.2", "10"}) {
+    const Scenario scenario =
+        load_one(kTwoPhases, {std::string("workload.phases[1].streams[0].alpha=") + alpha});
+    EXPECT_EQ(scenario.soc.workload.phases[1].streams[0].zipf_alpha, std::stod(alpha));
+  }
+  EXPECT_TRUE(contains(load_error(kTwoPhases, {"workload.phases[1].streams[0].alpha=10.5"}),
+                       "alpha: '10.5' is out of range; allowed [0, 10]"));
+}
+
+const char* const kOltpPhase =
+    "workload:\n"
+    "  phases:\n"
+    "    - name: grow\n"
+    "      capacity_multiple: 20\n"
+    "      streams:\n"
+    "        - pattern: oltp\n"
+    "          db_initial_size: 4MiB\n"
+    "          db_final_size: 48MiB\n"
+    "          insert_fraction: 0.05\n"
+    "          hot_window: 64\n"
+    "          hot_rewrites: 3\n"
+    "          frozen_fraction: 0.7\n"
+    "          alpha: 0.8\n";
+
+TEST(WorkloadScenario, OltpKeysAndTheCapacityMultipleBecomeTheTypedConfig) {
+  const Scenario scenario = load_one(kOltpPhase);
+  const host::PhaseConfig& phase = scenario.soc.workload.phases.at(0);
+  EXPECT_EQ(phase.capacity_multiple, 20.0);
+  EXPECT_EQ(phase.max_bytes, 0u);
+  const host::StreamConfig& stream = phase.streams.at(0);
+  EXPECT_EQ(stream.pattern, "oltp");
+  EXPECT_EQ(stream.db_initial_bytes, 4ull << 20);
+  EXPECT_EQ(stream.db_final_bytes, 48ull << 20);
+  EXPECT_EQ(stream.insert_fraction, 0.05);
+  EXPECT_EQ(stream.hot_window, 64u);
+  EXPECT_EQ(stream.hot_rewrites, 3.0);
+  EXPECT_EQ(stream.frozen_fraction, 0.7);
+  EXPECT_EQ(stream.zipf_alpha, 0.8);
+  const nlohmann::json& resolved = scenario.resolved["workload"]["phases"][0];
+  EXPECT_EQ(resolved["capacity_multiple"], 20.0);
+  EXPECT_EQ(resolved["streams"][0]["db_final_size"], "48MiB");
+  // Defaults: no capacity limit, and the oltp keys of a default StreamConfig.
+  const Scenario plain = load_one(kTwoPhases);
+  EXPECT_EQ(plain.soc.workload.phases[0].capacity_multiple, 0.0);
+  EXPECT_EQ(plain.resolved["workload"]["phases"][0]["capacity_multiple"], 0.0);
+  const host::StreamConfig defaults;
+  EXPECT_EQ(plain.soc.workload.phases[0].streams[0].insert_fraction, defaults.insert_fraction);
+  EXPECT_EQ(plain.soc.workload.phases[0].streams[0].hot_window, defaults.hot_window);
+  // A fractional multiple, and the limit alone suffices for a synthetic phase.
+  EXPECT_EQ(load_one(kOltpPhase, {"workload.phases[0].capacity_multiple=0.5"})
+                .soc.workload.phases[0]
+                .capacity_multiple,
+            0.5);
+}
+
+TEST(WorkloadScenarioErrors, BadCapacityMultiplesAndOltpKeysNameTheKey) {
+  const auto error_with = [](const std::string& set) { return load_error(kOltpPhase, {set}); };
+  const std::string negative = error_with("workload.phases[0].capacity_multiple=-1");
+  EXPECT_TRUE(contains(negative, "--set workload.phases[0].capacity_multiple=-1: "
+                                 "workload.phases[0].capacity_multiple: '-1' is out of range; "
+                                 "allowed [0, 1000000]"))
+      << negative;
+  EXPECT_TRUE(contains(error_with("workload.phases[0].capacity_multiple=20x"),
+                       "capacity_multiple: '20x' is not a number"));
+  EXPECT_TRUE(contains(error_with("workload.phases[0].capacity_multiple=nan"),
+                       "capacity_multiple: 'nan'"));
+  const std::string file = load_error(
+      "workload:\n  phases:\n    - {capacity_multiple: 2GiB, streams: [{}]}\n");
+  EXPECT_TRUE(contains(file, "w.yaml:3:27: workload.phases[0].capacity_multiple: '2GiB' is not a "
+                             "number"))
+      << file;
+  // Zero is no limit: a synthetic phase without another limit is refused.
+  EXPECT_TRUE(contains(error_with("workload.phases[0].capacity_multiple=0"),
+                       "synthetic streams never end"));
+  EXPECT_TRUE(contains(error_with("workload.phases[0].streams[0].insert_fraction=0"),
+                       "workload.phases[0].streams[0].insert_fraction: '0' is out of range; "
+                       "allowed (0, 1]"));
+  EXPECT_TRUE(contains(error_with("workload.phases[0].streams[0].frozen_fraction=1.1"),
+                       "frozen_fraction: '1.1' is out of range; allowed [0, 1]"));
+  EXPECT_TRUE(contains(error_with("workload.phases[0].streams[0].hot_window=0"),
+                       "hot_window: '0' is out of range; allowed 1.."));
+  EXPECT_TRUE(contains(
+      load_error("workload:\n  phases:\n    - {streams: [{trace: /dev/null, hot_window: 8}]}\n"),
+      "workload.phases[0].streams[0].hot_window: applies to synthetic streams"));
 }
 
 TEST(WorkloadScenario, SweepsOverIndexedKeysInTheFileAndFromTheCommandLine) {
@@ -243,7 +331,8 @@ TEST(WorkloadScenarioErrors, UnknownKeysNameTheRecordAndItsKeys) {
       << error;
   const std::string phase = load_error("workload:\n  phases:\n    - {nme: a}\n");
   EXPECT_TRUE(contains(phase, "w.yaml:3:8: workload.phases[0].nme: unknown key; allowed keys of "
-                              "workload.phases[0]: name, requests, bytes, duration, streams"))
+                              "workload.phases[0]: name, requests, bytes, duration, "
+                              "capacity_multiple, streams"))
       << phase;
   const std::string section = load_error("workload:\n  phase: []\n");
   EXPECT_TRUE(contains(section, "w.yaml:2:3: workload.phase: unknown key; allowed keys of "
@@ -262,7 +351,8 @@ TEST(WorkloadScenarioErrors, BadValuesNameTheIndexedKeyAndTheAllowedValues) {
   };
   const std::string pattern = error_for("{pattern: zipff}");
   EXPECT_TRUE(contains(pattern, "w.yaml:5:21: workload.phases[0].streams[0].pattern: 'zipff' is "
-                                "not a known name; allowed sequential, random, zipf, hotcold"))
+                                "not a known name; allowed sequential, random, zipf, hotcold, "
+                                "oltp"))
       << pattern;
   const std::string fraction = error_for("{read_fraction: 1.5}");
   EXPECT_TRUE(contains(fraction, "workload.phases[0].streams[0].read_fraction: '1.5' is out of "
@@ -301,7 +391,8 @@ TEST(WorkloadScenarioErrors, BadValuesNameTheIndexedKeyAndTheAllowedValues) {
 TEST(WorkloadScenarioErrors, ListsAndRecordsMustHaveTheirShape) {
   const std::string scalar = load_error("workload:\n  phases: 3\n");
   EXPECT_TRUE(contains(scalar, "w.yaml:2:11: workload.phases: expected a list of records with "
-                               "keys name, requests, bytes, duration, streams; got '3'"))
+                               "keys name, requests, bytes, duration, capacity_multiple, "
+                               "streams; got '3'"))
       << scalar;
   const std::string element = load_error("workload:\n  phases:\n    - 3\n");
   EXPECT_TRUE(contains(element, "w.yaml:3:7: workload.phases[0]: expected a record with keys "
@@ -327,8 +418,8 @@ TEST(WorkloadScenarioErrors, PhasesAndStreamsMustBeConsistent) {
   const std::string no_limit =
       load_error("workload:\n  phases:\n    - streams: [{pattern: random}]\n");
   EXPECT_TRUE(contains(no_limit, "scenarios/w.yaml: workload.phases[0]: synthetic streams never "
-                                 "end: a phase with one needs a limit (requests, bytes or "
-                                 "duration)"))
+                                 "end: a phase with one needs a limit (requests, bytes, "
+                                 "capacity_multiple or duration)"))
       << no_limit;
   EXPECT_EQ(load_error("workload:\n  phases:\n    - streams: [{trace: /dev/null}]\n"), "");
   EXPECT_TRUE(contains(load_error("workload:\n  phases:\n    - {requests: 1}\n"),
@@ -365,7 +456,7 @@ TEST(WorkloadScenario, ListParamsShowsTheRecordKeysWithTheirDefaults) {
   for (const RecordList& list : record_lists()) EXPECT_TRUE(contains(text, list.key)) << list.key;
   EXPECT_TRUE(contains(text, "records with the keys below")) << text;
   EXPECT_TRUE(contains(text, "workload.phases[].streams[].pattern")) << text;
-  EXPECT_TRUE(contains(text, "sequential, random, zipf, hotcold")) << text;
+  EXPECT_TRUE(contains(text, "sequential, random, zipf, hotcold, oltp")) << text;
   EXPECT_TRUE(contains(text, "{4KiB: 1}")) << text;
 }
 
