@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reproduces the 2R paper's WAF experiments (Yoo et al., PVLDB 2020; issue 19) on ssdsim.
+"""Reproduces the 2R paper's WAF experiments (Kang et al., PVLDB 2020; issue 19) on ssdsim.
 
     python3 tools/reproduce_2r.py [--jobs 2] [--scale 10] [--out results/reproduce/2r]
 
@@ -40,7 +40,8 @@ POLICIES = {  # the paper's configurations: victim policy plus placement
     "Cost-benefit": {"victim": "cost_benefit", "one_region": False},
 }
 PAPER_POLICIES = ["1R-Greedy", "2R-Greedy", "2R-FIFO"]
-# The block-utilisation distribution is taken where the paper's Figure 9 takes it.
+# The block-utilisation distribution is taken where the paper's Figure 9 takes it: runs are
+# deterministic, so a run cut there has the full run's state at that point.
 UTILISATION_POINT = 0.75
 ALPHAS = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
 OPS = [0.05, 0.10, 0.20, 0.50]
@@ -49,6 +50,12 @@ NAND = {"channels": 2, "ways": 1, "dies": 1, "planes": 1, "blocks": 512, "pages"
         "page_size": "4KiB"}
 PAGE_BYTES = 4096
 RUNNING_WINDOW = 0.05  # running WAF: over the last 5 % of the phase's host writes
+# The OLTP model's hot window, pages: at most a 64th of the initial database (a tenth of the
+# device) keeps its hot phases stark (tlm/host/synthetic_oltp.h).
+OLTP_HOT_WINDOW = 32
+# One QLC wordline of write buffer, the least the FTL programs from: the paper's simulator has
+# no device cache, and a larger one would absorb the OLTP model's hot rewrites.
+WRITE_BUFFER_PAGES = 4
 
 
 def ftl_op(paper_op):
@@ -68,7 +75,7 @@ def scenario(name, policy, paper_op, phases, depth=0.8, async_merge=False):
         "name": name, "seed": 1,
         "firmware": {"scheme": "ideal"},
         "nand": NAND,
-        "ftl": {"op": op, "map_budget": "256KiB",
+        "ftl": {"op": op, "map_budget": "256KiB", "write_buffer": {"pages": WRITE_BUFFER_PAGES},
                 "gc": {"foreground_free": 1, "background_free": 2,
                        "victim": POLICIES[policy]["victim"],
                        "one_region": POLICIES[policy]["one_region"],
@@ -90,27 +97,29 @@ def fio_phases(alpha, op, scale):
 
 
 def measure_phases(total_bytes, streams):
-    """The measured writes as two phases split at UTILISATION_POINT (the FTL metrics at the
-    first one's end give the block-utilisation distribution there)."""
-    first = int(total_bytes * UTILISATION_POINT) // PAGE_BYTES * PAGE_BYTES
-    return [{"name": "measure", "bytes": first, "streams": streams},
-            {"name": "measure_end", "bytes": int(total_bytes) - first, "streams": streams}]
+    """The measured writes: one phase, so that the OLTP model's state runs through it (a phase
+    starts its streams afresh)."""
+    return [{"name": "measure", "bytes": int(total_bytes) // PAGE_BYTES * PAGE_BYTES,
+             "streams": streams}]
 
 
-def oltp_phases(op, scale):
-    """The growing database: from a fifth of the logical capacity to all of it, writing `scale`
-    times the capacity (tlm/host/synthetic_oltp.h documents the model)."""
+def oltp_phases(op, scale, cut=1.0):
+    """The growing database (pattern oltp, tlm/host/synthetic_oltp.h), sized as the paper's
+    TPC-C trace: from a tenth of the logical capacity to all of it (the device has the OP over
+    the final database), growing over the `scale` capacities written; the initial database is
+    loaded first. With `cut` < 1 the run stops at that share of the writes."""
     capacity = logical_pages(op) * PAGE_BYTES
-    initial = capacity // 5 // PAGE_BYTES * PAGE_BYTES
-    final = capacity // PAGE_BYTES * PAGE_BYTES
+    initial = capacity // 10 // PAGE_BYTES * PAGE_BYTES
+    oltp = {"pattern": "oltp", "size": "4KiB", "queue_depth": 32,
+            "db_initial_size": initial, "db_final_size": capacity,
+            "insert_fraction": round((capacity - initial) / (scale * capacity), 6),
+            "hot_window": OLTP_HOT_WINDOW, "hot_rewrites": 4, "frozen_fraction": 0.8,
+            "alpha": 0.9}
     return [
         {"name": "load", "bytes": initial,
          "streams": [{"pattern": "sequential", "size": "128KiB", "queue_depth": 8,
                       "working_set": initial}]},
-    ] + measure_phases(scale * capacity,
-                       [{"pattern": "oltp", "size": "4KiB", "queue_depth": 32,
-                         "oltp": {"initial_size": initial, "final_size": final,
-                                  "insert_share": (final - initial) / (scale * capacity)}}])
+    ] + measure_phases(cut * scale * capacity, [oltp])
 
 
 def run_point(ssdsim, out, point):
@@ -127,7 +136,7 @@ def run_point(ssdsim, out, point):
     return point, directory, time.time() - started
 
 
-MEASURED = ("measure", "measure_end")
+MEASURED = ("measure",)
 
 
 def waf_curve(run):
@@ -153,9 +162,24 @@ def waf_curve(run):
     return curve
 
 
+def cold_share_curve(run):
+    """(host pages written, share of the regions' groups in the cold one) over the measured
+    phases."""
+    curve = []
+    offset = 0
+    for phase in MEASURED:
+        rows = [r for r in run.ftl_timeseries if r["phase"] == phase]
+        for r in rows:
+            cold, normal = r["blocks.gc_groups"] or 0, r["blocks.host_groups"] or 0
+            curve.append((offset + (r["host_write_pages"] or 0), cold / max(1, cold + normal)))
+        if rows:
+            offset = curve[-1][0]
+    return curve
+
+
 def figures_of(run):
-    """The measured phases' figures: counters summed, histograms added, the utilisation
-    distribution at UTILISATION_POINT, the cold region's share at the end."""
+    """The measured phase's figures: counters, histograms, the utilisation distribution and
+    the cold region's share at its end, the curves."""
     phases = [run.ftl_phase(name) for name in MEASURED]
     host = run.stats["host"]["phases"]
 
@@ -180,7 +204,7 @@ def figures_of(run):
         "cold_victim_valid_pages": added("gc.cold_victim_valid_pages.counts"),
         "victim_bucket_width": phases[0]["gc"]["victim_valid_pages"]["bucket_width"],
         "page_copies": added("gc.page_copies.counts"),
-        "utilisation_at_three_quarters": phases[0]["blocks"]["utilisation"],
+        "utilisation": phases[-1]["blocks"]["utilisation"],
         "fifo_fallbacks": total("gc.fifo_fallbacks") if "fifo_fallbacks" in phases[0]["gc"]
         else None,
         "cold_groups_share": end["gc_groups"] / max(1, end["gc_groups"] + end["host_groups"]),
@@ -188,6 +212,7 @@ def figures_of(run):
         "write_latency_us": {k: max(w["ops"]["write"]["latency_ns"][k] for w in writes) / 1000
                              for k in ("p99", "p99.9", "max")},
         "curve": curve,
+        "cold_share_curve": cold_share_curve(run)[::10],
     }
 
 
@@ -215,6 +240,13 @@ def points(scale, experiments):
                           "scenario": scenario(f"2r_merge_{async_merge}", "2R-FIFO", 0.10,
                                                fio_phases(1.0, ftl_op(0.10), scale),
                                                async_merge=async_merge)})
+    if "op" in experiments or "oltp" in experiments:
+        for policy in PAPER_POLICIES:
+            found.append({"experiment": "utilisation", "policy": policy, "x": UTILISATION_POINT,
+                          "name": f"oltp_at{UTILISATION_POINT}_{policy}",
+                          "scenario": scenario(f"2r_oltp_at{UTILISATION_POINT}_{policy}", policy,
+                                               0.10, oltp_phases(ftl_op(0.10), scale,
+                                                                 UTILISATION_POINT))})
     if "depth" in experiments:
         for depth in DEPTHS:
             found.append({"experiment": "depth", "policy": "2R-FIFO", "x": depth,
@@ -235,58 +267,75 @@ def plot(summary, out):
     def by(experiment):
         return [r for r in results if r["experiment"] == experiment]
 
-    def running(ax, rows, title):
-        for r in rows:
-            xs = [h / capacity for h, _, _ in r["curve"]]
-            ax.plot(xs, [w for _, _, w in r["curve"]], label=r["policy"])
-        ax.set_xlabel("host writes (device logical capacities)")
-        ax.set_ylabel(f"running WAF (last {RUNNING_WINDOW:.0%} of writes)")
+    def figure(name, title, xlabel, ylabel, lines, marker="-", log=False):
+        """One PNG: `lines` are (label, xs, ys)."""
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for label, xs, ys in lines:
+            ax.plot(xs, ys, marker, label=label)
+        if log:
+            ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
         ax.set_title(title)
-        ax.legend()
+        if any(label for label, _, _ in lines):
+            ax.legend()
+        fig.tight_layout()
+        fig.savefig(out / name, dpi=120)
+        plt.close(fig)
 
+    def per_policy(experiment, scale_x=1):
+        lines = []
+        for policy in POLICIES:
+            rows = sorted((r for r in by(experiment) if r["policy"] == policy),
+                          key=lambda r: r["x"])
+            lines.append((policy, [scale_x * r["x"] for r in rows],
+                          [r["cumulative_waf"] for r in rows]))
+        return lines
+
+    def running(rows):
+        return [(r["policy"], [h / capacity for h, _, _ in r["curve"]],
+                 [w for _, _, w in r["curve"]]) for r in rows]
+
+    writes = "host writes (device logical capacities)"
+    running_label = f"running WAF (last {RUNNING_WINDOW:.0%} of writes)"
     if by("skew"):
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for policy in POLICIES:
-            rows = sorted((r for r in by("skew") if r["policy"] == policy), key=lambda r: r["x"])
-            ax.plot([r["x"] for r in rows], [r["cumulative_waf"] for r in rows], "o-",
-                    label=policy)
-        ax.set_xlabel("zipf alpha")
-        ax.set_ylabel("cumulative WAF")
-        ax.set_title("Figure 8: skewness (OP 10 %)")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(out / "fig8_skew.png", dpi=120)
-        fig, ax = plt.subplots(figsize=(6, 4))
-        running(ax, [r for r in by("skew") if r["x"] == 1.0], "Figure 7a: zipf 1.0 (OP 10 %)")
-        fig.tight_layout()
-        fig.savefig(out / "fig7a_running_waf_zipf1.png", dpi=120)
+        figure("fig8_skew.png", "Figure 8: skewness (OP 10 %)", "zipf alpha", "cumulative WAF",
+               per_policy("skew"), "o-")
+        figure("fig7a_running_waf_zipf1.png", "Figure 7a: zipf 1.0 (OP 10 %)", writes,
+               running_label, running([r for r in by("skew") if r["x"] == 1.0]))
     oltp10 = [r for r in by("op") if r["x"] == 0.10]
+    cut = by("utilisation")
+    if cut:
+        stripe_pages = summary["scale"]["stripe_pages"]
+        figure("fig9_utilisation.png", "Figure 9: block utilisation at 3/4 (OLTP-like, OP 10 %)",
+               "stripe utilisation (valid pages / stripe pages, bucket start)",
+               "stripes (0 drawn at 0.5)",
+               [(r["policy"],
+                 [i * r["utilisation"]["bucket_width"] / stripe_pages
+                  for i in range(len(r["utilisation"]["counts"]))],
+                 [max(c, 0.5) for c in r["utilisation"]["counts"]])
+                for r in cut], "o-", log=True)
     if oltp10:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        running(ax, oltp10, "Figure 7b: OLTP-like growing database (OP 10 %)")
-        fig.tight_layout()
-        fig.savefig(out / "fig7b_running_waf_oltp.png", dpi=120)
+        figure("fig7b_running_waf_oltp.png", "Figure 7b: OLTP-like growing database (OP 10 %)",
+               writes, running_label, running(oltp10))
+        figure("fig10_cold_region.png", "Figure 10: adaptive space allocation (OLTP-like, OP 10 %)",
+               writes, "cold region (% of the regions' groups)",
+               [(r["policy"], [h / capacity for h, _ in r["cold_share_curve"]],
+                 [100 * c for _, c in r["cold_share_curve"]]) for r in oltp10])
     if len({r["x"] for r in by("op")}) > 1:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for policy in POLICIES:
-            rows = sorted((r for r in by("op") if r["policy"] == policy), key=lambda r: r["x"])
-            ax.plot([100 * r["x"] for r in rows], [r["cumulative_waf"] for r in rows], "o-",
-                    label=policy)
-        ax.set_xlabel("over-provisioning (%, of the logical capacity)")
-        ax.set_ylabel("cumulative WAF")
-        ax.set_title("Figure 11: over-provisioning (OLTP-like)")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(out / "fig11_op.png", dpi=120)
+        figure("fig11_op.png", "Figure 11: over-provisioning (OLTP-like)",
+               "over-provisioning (%, of the logical capacity)", "cumulative WAF",
+               per_policy("op", 100), "o-")
     if by("depth"):
-        fig, ax = plt.subplots(figsize=(6, 4))
         rows = sorted(by("depth"), key=lambda r: r["x"])
-        ax.plot([100 * r["x"] for r in rows], [r["pages_moved"] for r in rows], "o-")
-        ax.set_xlabel("FIFO_SCAN_DEPTH (% of the list)")
-        ax.set_ylabel("pages copied by GC")
-        ax.set_title("Figure 6: 2R-FIFO scan depth (OLTP-like, OP 10 %)")
-        fig.tight_layout()
-        fig.savefig(out / "fig6_scan_depth.png", dpi=120)
+        depths = [100 * r["x"] for r in rows]
+        figure("fig6_scan_depth.png", "Figure 6: 2R-FIFO scan depth (OLTP-like, OP 10 %)",
+               "FIFO_SCAN_DEPTH (% of the list)", "pages copied by GC",
+               [("total", depths, [r["pages_moved"] for r in rows]),
+                ("from the normal region", depths,
+                 [r["pages_moved"] - r["pages_moved_from_cold"] for r in rows]),
+                ("from the cold region", depths, [r["pages_moved_from_cold"] for r in rows])],
+               "o-")
 
 
 def value(results, experiment, policy, x, key="cumulative_waf"):
@@ -346,7 +395,18 @@ def markdown(summary):
     return "\n".join(lines) + "\n"
 
 
-def claims(results):
+def mean_victim_utilisation(result, region, stripe_pages):
+    """The mean utilisation of a region's victims, from their histogram (bucket middles)."""
+    counts = result[f"{region}_victim_valid_pages"]
+    width = result["victim_bucket_width"]
+    victims = sum(counts)
+    if victims == 0:
+        return None
+    pages = sum((i + 0.5) * width * c for i, c in enumerate(counts))
+    return min(1.0, pages / victims / stripe_pages)
+
+
+def claims(results, stripe_pages):
     rows = []
 
     def fmt(x):
@@ -371,6 +431,15 @@ def claims(results):
                      f"{fmt(r3)} vs {fmt(r1)} = {r3 / r1:.2f}"))
         rows.append(("OLTP: 2R-FIFO below 2R-Greedy (1.23 vs 1.61)",
                      f"{fmt(o3)} vs {fmt(o2)}"))
+        normal = [mean_victim_utilisation(next(r for r in results if r["experiment"] == "op" and
+                                               r["policy"] == p and r["x"] == 0.10),
+                                          "normal", stripe_pages) for p in PAPER_POLICIES]
+        rows.append(("OLTP: mean utilisation of normal victims, 2R-FIFO 0.16 vs 2R-Greedy 0.41",
+                     f"2R-FIFO {fmt(normal[2])} vs 2R-Greedy {fmt(normal[1])} "
+                     f"(1R-Greedy {fmt(normal[0])})"))
+        share = [value(results, "op", p, 0.10, "cold_groups_share") for p in PAPER_POLICIES]
+        rows.append(("OLTP: 2R-FIFO's cold region about 0.2 of the blocks smaller than 2R-Greedy's",
+                     f"at the end: 2R-FIFO {fmt(share[2])} vs 2R-Greedy {fmt(share[1])}"))
     ops = sorted({r["x"] for r in results if r["experiment"] == "op"})
     if len(ops) > 1:
         rises = []
@@ -410,7 +479,7 @@ def main(argv=None):
                   f"(running {figures['final_running_waf']:.3f}) in {seconds:.0f} s", flush=True)
     op10 = ftl_op(0.10)
     summary = {
-        "paper": "2R (Yoo et al., PVLDB 2020)",
+        "paper": "2R (Kang et al., PVLDB 2020)",
         "scale": {"page_bytes": PAGE_BYTES, "stripe_pages": NAND["channels"] * NAND["pages"],
                   "paper_block_pages": 1024, "stripes": NAND["blocks"],
                   "logical_pages": logical_pages(op10),
@@ -421,7 +490,7 @@ def main(argv=None):
         "wall_seconds": round(time.time() - started, 1),
         "results": results,
     }
-    summary["claims"] = claims(results)
+    summary["claims"] = claims(results, summary["scale"]["stripe_pages"])
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     plot(summary, out)
     (out / "summary.md").write_text(markdown(summary))

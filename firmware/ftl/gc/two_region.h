@@ -1,10 +1,11 @@
-/* 2R (Yoo et al., "Two-Region FTL", PVLDB 2020): host writes go to the normal region, the
- * valid pages of every victim to the cold region, and a collection merges several victims of
- * one region so that their valid (presumably cold) pages fill whole stripes of their own and a
- * whole stripe comes free (multi-block merge, Algorithm 1). A stripe's region is the stream
- * that opened it: the host stream's stripes are the normal region, the GC stream's the cold
- * one (translation stripes, and any stream a policy adds, are regions of their own). Regions
- * size themselves: merging normal victims grows the cold region, merging cold ones shrinks it. */
+/* 2R (M. Kang, S. Choi, G. Oh, S.-W. Lee, "2R: Efficiently Isolating Cold Pages in Flash
+ * Storages", PVLDB 2020): host writes go to the normal region, the valid pages of every victim
+ * to the cold region, and a collection merges several victims of one region so that their
+ * valid (presumably cold) pages fill whole stripes of their own and a whole stripe comes free
+ * (multi-block merge, Algorithm 1). A stripe's region is the stream that opened it: the host
+ * stream's stripes are the normal region, the GC stream's the cold one (translation stripes,
+ * and any stream a policy adds, are regions of their own). Regions size themselves: merging
+ * normal victims grows the cold region, merging cold ones shrinks it. */
 #ifndef SSDVP_FIRMWARE_FTL_GC_TWO_REGION_H
 #define SSDVP_FIRMWARE_FTL_GC_TWO_REGION_H
 
