@@ -75,7 +75,9 @@ enum class StopReason {
   kBudget,     // the cycle budget is used up
   kWfi,        // executed WFI with no enabled interrupt pending: sleep until one arrives
   kHalt,       // request_stop() was called (e.g. an exit register or tohost was written)
-  kDoubleTrap, // an exception was raised while a trap was being handled: a firmware fault
+  kTrapLoop,   // the same exception again at the same pc with no instruction retired in
+               // between (a handler that faults at once, a trap vector that cannot be fetched):
+               // the hart can never go on, a firmware fault
 };
 
 }  // namespace ssdvp::cpu

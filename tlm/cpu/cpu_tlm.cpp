@@ -104,8 +104,8 @@ void Hart::run_thread() {
     in_batch_ = true;
     const cpu::StopReason reason = core_->run(budget);
     if (reason == cpu::StopReason::kHalt) stopped_ = true;
-    if (reason == cpu::StopReason::kDoubleTrap) {
-      log::error(*this, "double trap at pc {:#010x}", core_->pc());
+    if (reason == cpu::StopReason::kTrapLoop) {
+      log::error(*this, "stuck in a trap loop at pc {:#010x}", core_->pc());
       stopped_ = true;
     }
     if (observer_ != nullptr) observer_->batch_done(*this, reason);

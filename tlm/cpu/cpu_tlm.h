@@ -38,7 +38,7 @@ class HartObserver {
   virtual ~HartObserver() = default;
   // After every batch, with the reason the core returned (instruction limit, tohost, faults).
   virtual void batch_done(Hart& hart, cpu::StopReason reason) = 0;
-  // The hart left its run loop (stopped, halted or double-trapped) and synchronised its time.
+  // The hart left its run loop (stopped, halted or stuck in a trap loop) and synchronised its time.
   virtual void hart_stopped(Hart& hart) = 0;
 };
 

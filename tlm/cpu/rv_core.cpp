@@ -119,8 +119,13 @@ struct Core::State {
   std::array<uint32_t, 32> f{};  // binary32 bit patterns
   uint32_t pc = 0;
   CsrFile csrs;
-  bool in_trap = false;
+  bool in_trap = false;  // between a trap entry and mret (traps nest, as the spec allows)
   TrapRecord last_trap;
+  // The last exception taken and the retired count then: the same exception at the same pc
+  // with nothing retired since is a trap loop (the architectural state is then the same).
+  uint32_t loop_cause = 0;
+  uint32_t loop_pc = 0;
+  uint64_t loop_retired = ~uint64_t{0};
 
   // ---- counters (cycles() and instret() are these; mcycle/minstret add the CSR offsets) ----
   uint64_t cycle = 0;
@@ -456,15 +461,21 @@ bool Core::State::fill_slot(uint32_t addr) {
 // ---------------------------------------------------------------------------------------------
 // Traps
 
+// The privileged spec takes an exception whenever one occurs, inside a handler too (it
+// overwrites mepc, mcause, mtval and mstatus like any other); environments that probe CSRs with
+// mtvec past the access rely on it. Only a hart that can never go on is stopped.
 void Core::State::raise_exception(uint32_t cause, uint32_t tval) {
   --retired;  // the excepting instruction does not retire
   last_trap = TrapRecord{cause, pc, tval};
-  if (in_trap) {
+  if (cause == loop_cause && pc == loop_pc && retired == loop_retired) {
     // Nothing else changes, so the platform reports the hart exactly as it faulted.
-    stop = StopReason::kDoubleTrap;
+    stop = StopReason::kTrapLoop;
     cycle_limit = 0;
     return;
   }
+  loop_cause = cause;
+  loop_pc = pc;
+  loop_retired = retired;
   cycle += costs.trap;
   pc = csrs.enter_trap(cause, pc, tval);
   in_trap = true;
@@ -1028,6 +1039,7 @@ void Core::reset(uint32_t reset_pc) {
   s.csrs.reset();
   s.in_trap = false;
   s.last_trap = TrapRecord{};
+  s.loop_retired = ~uint64_t{0};
   s.stop = StopReason::kBudget;
   s.tohost_written = false;
   s.tohost_value = 0;

@@ -39,7 +39,7 @@ class Core {
   void reset(uint32_t reset_pc);
 
   // Executes instructions until `cycle_budget` more cycles have been spent, or an event ends the
-  // batch early (WFI with nothing pending, request_stop(), a double trap).
+  // batch early (WFI with nothing pending, request_stop(), a trap loop).
   StopReason run(uint64_t cycle_budget);
 
   // Ends the current run() after the instruction in progress; safe to call from bus callbacks.

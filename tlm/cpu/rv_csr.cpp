@@ -13,6 +13,21 @@ uint64_t with_high_word(uint64_t value, uint32_t high) {
 // CSR addresses with bits [11:10] = 3 are read-only by the privileged spec.
 bool read_only(uint32_t address) { return (address >> 10) == 3; }
 
+// CSRs that exist and read as zero: the performance monitor beyond cycle and instret, mstatush
+// (no big-endian data) and mconfigptr (no configuration structure). Writes to the writable ones
+// are ignored (WARL with the one legal value 0).
+bool zero_csr(uint32_t address) {
+  const auto within = [address](uint32_t first, uint32_t last) {
+    return address >= first && address <= last;
+  };
+  return address == csr::kMstatush || address == csr::kMconfigptr ||
+         within(csr::kMhpmevent3, csr::kMhpmevent31) ||
+         within(csr::kMhpmcounter3, csr::kMhpmcounter31) ||
+         within(csr::kMhpmcounter3h, csr::kMhpmcounter31h) ||
+         within(csr::kHpmcounter3, csr::kHpmcounter31) ||
+         within(csr::kHpmcounter3h, csr::kHpmcounter31h);
+}
+
 bool floating_point_csr(uint32_t address) {
   return address == csr::kFflags || address == csr::kFrm || address == csr::kFcsr;
 }
@@ -86,6 +101,10 @@ bool CsrFile::read(uint32_t address, const Counters& now, uint32_t& value) const
     case csr::kMvendorid: case csr::kMarchid: case csr::kMimpid: value = 0; return true;
     case csr::kMhartid: value = hart_id_; return true;
   }
+  if (zero_csr(address)) {
+    value = 0;
+    return true;
+  }
   return false;
 }
 
@@ -133,7 +152,7 @@ bool CsrFile::write(uint32_t address, uint32_t value, const Counters& now) {
       instret_offset_ = with_high_word(now.instret + instret_offset_, value) - now.instret;
       return true;
   }
-  return false;
+  return zero_csr(address);  // the read-only ones were refused above
 }
 
 uint32_t CsrFile::enter_trap(uint32_t mcause, uint32_t epc, uint32_t tval) {

@@ -33,6 +33,16 @@ constexpr uint32_t kMvendorid = 0xF11;
 constexpr uint32_t kMarchid = 0xF12;
 constexpr uint32_t kMimpid = 0xF13;
 constexpr uint32_t kMhartid = 0xF14;
+constexpr uint32_t kMconfigptr = 0xF15;
+constexpr uint32_t kMstatush = 0x310;
+// The hardware performance monitor the spec requires to exist, here read-only zero (a legal
+// implementation): mhpmevent3..31, mhpmcounter3..31 and their high halves, and the user views
+// hpmcounter3..31(h).
+constexpr uint32_t kMhpmevent3 = 0x323, kMhpmevent31 = 0x33F;
+constexpr uint32_t kMhpmcounter3 = 0xB03, kMhpmcounter31 = 0xB1F;
+constexpr uint32_t kMhpmcounter3h = 0xB83, kMhpmcounter31h = 0xB9F;
+constexpr uint32_t kHpmcounter3 = 0xC03, kHpmcounter31 = 0xC1F;
+constexpr uint32_t kHpmcounter3h = 0xC83, kHpmcounter31h = 0xC9F;
 
 constexpr uint32_t kMstatusMie = 1u << 3;
 constexpr uint32_t kMstatusMpie = 1u << 7;

@@ -650,9 +650,11 @@ void Soc::stop_simulation() {
 
 void Soc::batch_done(Hart& hart, cpu::StopReason reason) {
   cpu::Core& core = hart.core();
-  if (reason == cpu::StopReason::kDoubleTrap) {
+  if (reason == cpu::StopReason::kTrapLoop) {
     end_run(RunResult::Outcome::kFault, 1,
-            fmt::format("hart {} double trap: {}", core.hart_id(), describe_trap(hart)));
+            fmt::format("hart {} stuck in a trap loop (the same exception again at the same pc, "
+                        "nothing retired in between): {}",
+                        core.hart_id(), describe_trap(hart)));
   } else if (reason == cpu::StopReason::kHalt && core.tohost_written()) {
     const uint32_t value = core.tohost_value();
     if (value == 1) {

@@ -117,6 +117,35 @@ TEST_F(CsrTest, UnimplementedCsrsAreIllegal) {
   EXPECT_TRUE(core.read_csr(csr::kMscratch, value));
 }
 
+TEST_F(CsrTest, ThePerformanceMonitorMstatushAndMconfigptrExistAndReadAsZero) {
+  // The spec requires mhpmcounter3..31 and mhpmevent3..31 (read-only zero is legal), mstatush on
+  // RV32 and mconfigptr: probing them must not trap.
+  for (uint32_t address : {csr::kMhpmcounter3, csr::kMhpmcounter31, csr::kMhpmcounter3h,
+                           csr::kMhpmcounter31h, csr::kMhpmevent3, csr::kMhpmevent31,
+                           csr::kHpmcounter3, csr::kHpmcounter31h, csr::kMstatush,
+                           csr::kMconfigptr}) {
+    exec(csrrs(a1, address, zero), 0);
+    EXPECT_EQ(core.pc(), kAt + 4) << std::hex << address;
+    EXPECT_EQ(core.reg(a1), 0u) << std::hex << address;
+  }
+  // The machine-level ones take writes and still read zero; the user views and mconfigptr are
+  // read-only.
+  for (uint32_t address : {csr::kMhpmcounter3, csr::kMhpmevent31, csr::kMstatush}) {
+    exec(csrrw(a1, address, a0), 0x1234u);
+    EXPECT_EQ(core.pc(), kAt + 4) << std::hex << address;
+    uint32_t value = 1;
+    EXPECT_TRUE(core.read_csr(address, value));
+    EXPECT_EQ(value, 0u) << std::hex << address;
+  }
+  for (uint32_t address : {csr::kHpmcounter3, csr::kMconfigptr}) {
+    exec(csrrw(zero, address, a0), 1);
+    expect_illegal_at(kAt, csrrw(zero, address, a0));
+  }
+  // Just outside the ranges: hpmcounter 32 does not exist.
+  exec(csrrs(a1, csr::kMhpmcounter31 + 1, zero));
+  expect_illegal_at(kAt, csrrs(a1, csr::kMhpmcounter31 + 1, zero));
+}
+
 TEST_F(CsrTest, CyclesAndInstretCount) {
   // Default costs: csr = 2, alu = 1.
   Program p = program();

@@ -1,5 +1,5 @@
 // Exceptions: ecall/ebreak/mret, misaligned accesses (performed or trapping), access faults from
-// the bus, double traps, tohost and request_stop.
+// the bus, traps inside handlers, trap loops, tohost and request_stop.
 #include <cstdint>
 
 #include "tb/tests/cpu/core_fixture.h"
@@ -207,23 +207,87 @@ TEST_F(TrapTest, InstructionStraddlingTheEndOfExecutableMemoryFaultsOnItsSecondH
   expect_trap(1, kLast, kLast + 2);
 }
 
-TEST_F(TrapTest, ExceptionInsideAHandlerIsADoubleTrap) {
+TEST_F(TrapTest, AnExceptionInsideAHandlerIsTakenLikeAnyOther) {
+  // The ecall's handler points mtvec at a second handler and faults on a load; the second one
+  // skips the load and returns into the first, as the privileged spec nests traps.
+  constexpr uint32_t kSecond = kHandler + 0x100;
+  Program p = program();
+  p << ecall();
+  start(p);
+  Program first(kHandler);
+  first << csrrw(zero, csr::kMtvec, a4) << lw(a1, a2, 0) << addi(a0, zero, 1);
+  load(first);
+  Program second(kSecond);
+  second << csrrs(t5, csr::kMepc, zero) << addi(t5, t5, 4) << csrrw(zero, csr::kMepc, t5)
+         << mret();
+  load(second);
+  core.set_reg(a2, TestBus::kErrorBase + 4);
+  core.set_reg(a4, kSecond);
+  steps(3);  // ecall, the mtvec write, the faulting load
+  EXPECT_EQ(core.pc(), kSecond);
+  EXPECT_EQ(csr_value(csr::kMcause), 5u);
+  EXPECT_EQ(csr_value(csr::kMepc), kHandler + 4);
+  EXPECT_EQ(csr_value(csr::kMtval), TestBus::kErrorBase + 4);
+  EXPECT_EQ(csr_value(csr::kMstatus) & 0x88u, 0u) << "MIE and MPIE both clear inside a handler";
+  steps(5);  // the second handler, then the first handler's last instruction
+  EXPECT_EQ(core.pc(), kHandler + 12);
+  EXPECT_EQ(core.reg(a0), 1u);
+}
+
+TEST_F(TrapTest, ACsrProbeWithMtvecPastTheAccessGoesOnAfterIt) {
+  // Bare-metal test environments probe optional CSRs this way: the illegal-instruction trap
+  // lands on the next instruction, and no mret follows.
+  Program p = program();
+  p << csrrw(zero, csr::kMtvec, a0) << csrrw(zero, 0x180u /* satp */, zero)
+    << addi(a1, zero, 7) << csrrw(zero, 0x3B0u /* pmpaddr0 */, zero) << addi(a1, a1, 1);
+  start(p);
+  core.set_reg(a0, kAt + 8);
+  steps(2);  // the mtvec write, the probe
+  EXPECT_EQ(core.pc(), kAt + 8);
+  EXPECT_EQ(csr_value(csr::kMcause), 2u);
+  EXPECT_EQ(csr_value(csr::kMepc), kAt + 4);
+  EXPECT_EQ(csr_value(csr::kMtval), csrrw(zero, 0x180u, zero));
+  EXPECT_EQ(core.run(100), StopReason::kBudget) << "the second probe traps back to kAt + 8";
+  EXPECT_NE(core.reg(a1), 0u);
+}
+
+TEST_F(TrapTest, AHandlerThatFaultsAtOnceIsATrapLoop) {
   Program p = program();
   p << ecall();
   start(p);
   Program handler(kHandler);
-  handler << addi(a0, zero, 1) << lw(a1, a2, 0);
+  handler << 0x00000000u;  // illegal: the handler traps to itself with nothing retired
   load(handler);
-  core.set_reg(a2, TestBus::kErrorBase + 4);
-  EXPECT_EQ(core.run(100), StopReason::kDoubleTrap);
-  EXPECT_EQ(core.pc(), kHandler + 4);
-  EXPECT_EQ(core.reg(a0), 1u);
-  EXPECT_EQ(core.last_trap().mcause, 5u);
-  EXPECT_EQ(core.last_trap().mepc, kHandler + 4);
-  EXPECT_EQ(core.last_trap().mtval, TestBus::kErrorBase + 4);
-  // The CSRs still describe the first trap.
-  EXPECT_EQ(csr_value(csr::kMcause), 11u);
-  EXPECT_EQ(csr_value(csr::kMepc), kAt);
+  EXPECT_EQ(core.run(100), StopReason::kTrapLoop);
+  EXPECT_EQ(core.pc(), kHandler);
+  EXPECT_EQ(core.last_trap().mcause, 2u);
+  EXPECT_EQ(core.last_trap().mepc, kHandler);
+  EXPECT_EQ(csr_value(csr::kMcause), 2u);
+  EXPECT_EQ(csr_value(csr::kMepc), kHandler);
+}
+
+TEST_F(TrapTest, ATrapVectorThatCannotBeFetchedIsATrapLoop) {
+  Program p = program();
+  p << csrrw(zero, csr::kMtvec, a0) << ecall();
+  start(p);
+  core.set_reg(a0, TestBus::kErrorBase);
+  EXPECT_EQ(core.run(100), StopReason::kTrapLoop);
+  EXPECT_EQ(core.last_trap().mcause, 1u);
+  EXPECT_EQ(core.last_trap().mepc, TestBus::kErrorBase);
+  EXPECT_EQ(core.last_trap().mtval, TestBus::kErrorBase);
+}
+
+TEST_F(TrapTest, TheSameExceptionAgainAfterRetiredInstructionsIsNoLoop) {
+  // A handler that returns without skipping the ecall runs for ever, but it runs: each round
+  // retires the handler's instructions, so the hart is not stopped.
+  Program p = program();
+  p << ecall();
+  start(p);
+  Program handler(kHandler);
+  handler << addi(a0, a0, 1) << mret();
+  load(handler);
+  EXPECT_EQ(core.run(200), StopReason::kBudget);
+  EXPECT_GT(core.reg(a0), 3u);
 }
 
 TEST_F(TrapTest, TohostStoreHaltsWithTheValue) {

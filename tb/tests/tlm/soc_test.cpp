@@ -141,12 +141,12 @@ TEST(Soc, FaultRegisterReportsTheTrapWithItsFunction) {
   EXPECT_TRUE(contains(result.message, "mtval 0x00000000")) << result.message;
 }
 
-TEST(Soc, DoubleTrapIsAFault) {
+TEST(Soc, ATrapLoopIsAFault) {
   Soc soc("soc", small_config(), nullptr);
-  soc.load_program(program("double_trap"));
+  soc.load_program(program("trap_loop"));
   const Soc::RunResult result = soc.run();
   EXPECT_EQ(result.outcome, Outcome::kFault);
-  EXPECT_TRUE(contains(result.message, "hart 0 double trap")) << result.message;
+  EXPECT_TRUE(contains(result.message, "hart 0 stuck in a trap loop")) << result.message;
   EXPECT_TRUE(contains(result.message, "(illegal instruction)")) << result.message;
 }
 

@@ -1,5 +1,6 @@
 # main executes an illegal instruction at main+0x8; the trap handler reports the fault of its
-# hart through the FAULT register. With DOUBLE_TRAP the handler itself is illegal instead.
+# hart through the FAULT register. With TRAP_LOOP the handler itself is illegal instead: it
+# traps to itself with nothing retired, a trap loop.
 #include "constants.inc"
     .option norvc
     .section .text.start, "ax"
@@ -21,7 +22,7 @@ main:
 
     .align 2
 handler:
-#ifdef DOUBLE_TRAP
+#ifdef TRAP_LOOP
     .4byte 0x00000000
 #endif
     csrr t0, mhartid
