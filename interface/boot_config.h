@@ -7,7 +7,7 @@
 #include "memory_map.h"
 
 #define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
-#define BOOT_CONFIG_VERSION 6u
+#define BOOT_CONFIG_VERSION 7u
 
 /* Byte offsets of the fields the boot code reads in assembly (checked against the struct). */
 #define BOOT_CONFIG_OFFSET_MAGIC 0
@@ -57,10 +57,12 @@ enum boot_gc_victim {
 
 /* Write-buffer grouping (full-sequence-program) policies: ftl.fsp.policy. */
 enum boot_fsp_policy {
-  BOOT_FSP_BASELINE = 0, /* the LRU tail, in order */
-  BOOT_FSP_COUNT = 1
+  BOOT_FSP_BASELINE = 0,  /* the LRU tail, in order */
+  BOOT_FSP_FREQUENCY = 1, /* page types by read count */
+  BOOT_FSP_DISTANCE = 2,  /* LPNs far apart in one wordline */
+  BOOT_FSP_COUNT = 3
 };
-#define BOOT_FSP_NAMES {"baseline"}
+#define BOOT_FSP_NAMES {"baseline", "frequency", "distance"}
 
 /* Where a structure lives: ftl.write_buffer.location. */
 enum boot_memory {

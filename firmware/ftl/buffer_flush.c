@@ -123,6 +123,9 @@ static __attribute__((noinline)) bool program_choice(const grouping_choice_t *ch
   if (flush.host_blocked) {
     return false;
   }
+  if (flush.grouping->committed != 0) {
+    flush.grouping->committed(&ftl_core.wb, choice);
+  }
   flash_op_t *op = ftl_take_record(host_program_done, 0);
   fill_program(op, choice, count);
   op->user = choice->stream;

@@ -13,6 +13,9 @@ const registry_entry_t ftl_registry[] = {
     {REGISTRY_VICTIM, BOOT_GC_VICTIM_COST_BENEFIT, "cost_benefit",
      {.victim = &victim_policy_cost_benefit}},
     {REGISTRY_GROUPING, BOOT_FSP_BASELINE, "baseline", {.grouping = &grouping_policy_baseline}},
+    {REGISTRY_GROUPING, BOOT_FSP_FREQUENCY, "frequency",
+     {.grouping = &grouping_policy_frequency}},
+    {REGISTRY_GROUPING, BOOT_FSP_DISTANCE, "distance", {.grouping = &grouping_policy_distance}},
 };
 
 const uint32_t ftl_registry_size = sizeof ftl_registry / sizeof ftl_registry[0];

@@ -35,8 +35,13 @@ typedef struct grouping_policy {
    * holds (filler positions not counted; fewer than `count` only when fewer are eligible or
    * the policy substitutes fillers). Changes nothing in the buffer. */
   uint32_t (*select)(const write_buffer_t *wb, uint32_t count, grouping_choice_t *choice);
+  /* The choice `select` made last is being programmed, its slots still in the buffer (NULL:
+   * the policy keeps no record of what it wrote). */
+  void (*committed)(const write_buffer_t *wb, const grouping_choice_t *choice);
 } grouping_policy_t;
 
 extern const grouping_policy_t grouping_policy_baseline;
+extern const grouping_policy_t grouping_policy_frequency;
+extern const grouping_policy_t grouping_policy_distance;
 
 #endif

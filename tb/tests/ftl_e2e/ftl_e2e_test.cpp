@@ -310,6 +310,34 @@ TEST(TwoRegion, OneRegionContradictsTwoRegionPolicies) {
       << run.process.output;
 }
 
+// ---- Page-type-aware grouping (issue 20) ------------------------------------------------------
+
+// Read-skewed mixed traffic on a QLC device with a 128-page buffer in DRAM: zipf 1.0 reads and
+// writes of one 8 MiB set, then all of it read back.
+E2eRun run_grouping(const std::string& policy) {
+  const uint64_t set = 8 << 20;
+  return run_scenario(
+      "grouping_" + policy,
+      device_yaml("ideal") + "dram: {size: 16MiB}\n" +
+          "ftl: {write_buffer: {pages: 128, location: dram}, fsp: {policy: " + policy + "}}\n" +
+          fill_then_verify(set, stream_phase("mix", requests(30000),
+                                             fmt::format("pattern: zipf, alpha: 1.0, "
+                                                         "read_fraction: 0.7, size: 8KiB, "
+                                                         "queue_depth: 16, working_set: {}",
+                                                         set))));
+}
+
+class GroupingPolicy : public testing::TestWithParam<const char*> {};
+
+TEST_P(GroupingPolicy, RunsCleanWithTheOracle) {
+  const E2eRun run = run_grouping(GetParam());
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_GT(phase(run, 1)["host_reads_lsb_fraction"].get<double>(), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, GroupingPolicy,
+                         testing::Values("baseline", "frequency", "distance"));
+
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a
 // 1 MiB working set. With clean entries and a high flush watermark nearly every page access hits
 // the buffer; as a plain write buffer that programs every whole wordline at once, few do. Every
