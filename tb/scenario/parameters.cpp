@@ -13,6 +13,7 @@
 #include "boot_config.h"
 #include "memory_map.h"
 #include "rqrmi_model.h"
+#include "tlm/host/synthetic_profile.h"
 #include "tlm/host/workload.h"
 
 namespace ssdvp {
@@ -482,7 +483,10 @@ std::vector<Parameter> build_record_registry() {
                        "(uniform), zipf (rank k drawn with weight k^-alpha, ranks scattered over "
                        "the region), hotcold (see hot_*_fraction), oltp (a database growing "
                        "from db_initial_size to db_final_size with hot, warm and frozen pages; "
-                       "see db_*, insert_fraction, hot_*, frozen_fraction, alpha)",
+                       "see db_*, insert_fraction, hot_*, frozen_fraction, alpha), profile "
+                       "(reads and writes each skewed by a zipf over chunks of the largest "
+                       "request, independently placed; see read_hot_share, write_hot_share, "
+                       "hot_access_fraction, profile)",
                        nullptr)),
       in_record(SSDVP_STREAM_FIELD(read_fraction),
                 real(stream("read_fraction"), {0.0, 1.0}, "share of reads among reads and writes",
@@ -508,7 +512,33 @@ std::vector<Parameter> build_record_registry() {
                      "hotcold: the share of the region that is hot (its start)", nullptr)),
       in_record(SSDVP_STREAM_FIELD(hot_access_fraction),
                 real(stream("hot_access_fraction"), {0.0, 1.0, true, true},
-                     "hotcold: the share of the requests that go to the hot part", nullptr)),
+                     "hotcold: the share of the requests that go to the hot part; profile: the "
+                     "share of the reads (writes) the hottest read_hot_share (write_hot_share) "
+                     "of the chunks takes",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(profile),
+                choice(stream("profile"), host::trace_profile_names(),
+                       "a disk trace of the RL-FSP paper's Table II (README, \"Trace profiles\"): "
+                       "sets pattern profile, read_fraction, sizes, working_set (the trace's "
+                       "footprint times footprint_scale) and read_hot_share (its Int. ratio), "
+                       "each unless given; none = the keys as given",
+                       nullptr)),
+      in_record(SSDVP_STREAM_FIELD(footprint_scale),
+                real(stream("footprint_scale"), {0.0, 1000.0, true, false},
+                     "profile: working_set is the trace's total footprint (Int. footprint / "
+                     "Int. ratio, MB as MiB) times this, rounded to 64 KiB",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(read_hot_share),
+                real(stream("read_hot_share"), {0.0, 1.0, true, true},
+                     "profile: share of the chunks (the footprint) whose hottest take "
+                     "hot_access_fraction of the reads, at most hot_access_fraction and at least "
+                     "one chunk",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(write_hot_share),
+                real(stream("write_hot_share"), {0.0, 1.0, true, true},
+                     "profile: the same for writes and trims, over a placement independent of "
+                     "the reads'",
+                     nullptr)),
       in_record(SSDVP_STREAM_FIELD(db_initial_bytes),
                 size(stream("db_initial_size"), 0, kUnlimited,
                      "oltp: database size at the phase start, whole pages of align bytes at the "

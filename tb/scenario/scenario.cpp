@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "tb/scenario/parameters.h"
+#include "tlm/host/synthetic_profile.h"
 
 namespace ssdvp {
 
@@ -165,7 +166,7 @@ const std::set<std::string>& synthetic_stream_keys() {
       "pattern", "read_fraction", "trim_fraction", "sizes", "size", "alpha",
       "hot_space_fraction", "hot_access_fraction", "db_initial_size", "db_final_size",
       "insert_fraction", "hot_window", "hot_rewrites", "frozen_fraction", "offset",
-      "working_set", "align"};
+      "working_set", "align", "profile", "footprint_scale", "read_hot_share", "write_hot_share"};
   return keys;
 }
 const std::set<std::string>& trace_stream_keys() {
@@ -241,6 +242,7 @@ class ScenarioResolver {
     }
     const Parameter& parameter = *find_parameter(key.schema);
     parameter.store(base_, parse_text(parameter, value, key, origin), key.indices);
+    mark_given(parameter, key);
     // The override pins the value: a sweep of the same key in the file no longer applies.
     axes_.erase(std::remove_if(axes_.begin(), axes_.end(),
                                [&](const SweepAxis& axis) { return axis.key.shown == key.shown; }),
@@ -254,6 +256,8 @@ class ScenarioResolver {
     for (const SweepAxis& axis : axes_) points *= axis.values.size();
     std::vector<Scenario> scenarios;
     scenarios.reserve(points);
+    std::set<std::string> given = given_;
+    for (const SweepAxis& axis : axes_) given.insert(axis.key.shown);
     for (size_t point = 0; point < points; ++point) {
       Scenario scenario = base_;
       // Mixed-radix digits of `point`, the last axis varying fastest.
@@ -267,6 +271,7 @@ class ScenarioResolver {
         label_parts[i] = fmt::format("{}={}", axis.key.shown, axis.parameter->format(value));
       }
       scenario.sweep_label = fmt::format("{}", fmt::join(label_parts, ","));
+      apply_trace_profiles(scenario, given);
       check_consistency(scenario);
       scenario.resolved = resolve(scenario);
       scenarios.push_back(std::move(scenario));
@@ -308,6 +313,7 @@ class ScenarioResolver {
         parameter->store(base_, parse_node(*parameter, entry.second, entry.first.Mark(), key,
                                            origin),
                          key.indices);
+        mark_given(*parameter, key);
       } else if (const RecordList* list = find_record_list(key.schema)) {
         apply_list(*list, entry.second, entry.first.Mark(), key, origin);
       } else if (is_section(key.schema)) {
@@ -330,6 +336,12 @@ class ScenarioResolver {
   // A list of records replaces the list it names.
   void apply_list(const RecordList& list, const YAML::Node& node, const YAML::Mark& key_mark,
                   const KeyPath& key, const Origin& origin) {
+    // The keys given in the records it replaces are gone with them.
+    const std::string records = key.shown + "[";
+    for (auto it = given_.lower_bound(records);
+         it != given_.end() && it->compare(0, records.size(), records) == 0;) {
+      it = given_.erase(it);
+    }
     if (node.IsNull()) {
       list.reset(base_, key.indices, 0);
       return;
@@ -555,6 +567,41 @@ class ScenarioResolver {
     return node.IsNull() || mark.is_null() ? key_mark : mark;
   }
 
+  // A key the file or a --set gave (a shorthand counts as its full form): a trace profile leaves
+  // it as it is.
+  void mark_given(const Parameter& parameter, const KeyPath& key) {
+    if (parameter.shorthand_of.empty()) {
+      given_.insert(key.shown);
+    } else {
+      given_.insert(key.shown.substr(0, key.shown.rfind('.') + 1) + parameter.shorthand_of);
+    }
+  }
+
+  // Each synthetic stream with a profile gets the profile's values for the keys not given.
+  void apply_trace_profiles(Scenario& scenario, const std::set<std::string>& given) const {
+    const std::string where = where_resolved(scenario);
+    std::vector<host::PhaseConfig>& phases = scenario.soc.workload.phases;
+    for (size_t i = 0; i < phases.size(); ++i) {
+      for (size_t j = 0; j < phases[i].streams.size(); ++j) {
+        host::StreamConfig& stream = phases[i].streams[j];
+        const std::string shown = fmt::format("workload.phases[{}].streams[{}].", i, j);
+        const auto is_given = [&](const std::string& name) {
+          return given.count(shown + name) != 0;
+        };
+        // A trace stream with a profile is check_stream_keys' error.
+        if (!stream.trace_path.empty()) continue;
+        const host::TraceProfile* profile = host::find_trace_profile(stream.profile);
+        // By value, not by being given: a resolved configuration gives every key and must load
+        // again (a given working_set simply wins over the scaled footprint).
+        if (!profile && stream.footprint_scale != host::StreamConfig{}.footprint_scale) {
+          throw_scenario_error(where, shown + "footprint_scale",
+                               "applies with a profile, and this stream has none");
+        }
+        if (profile) host::apply_trace_profile(*profile, stream, is_given);
+      }
+    }
+  }
+
   std::string where_resolved(const Scenario& scenario) const {
     return scenario.sweep_label.empty()
                ? file_.name
@@ -691,6 +738,8 @@ class ScenarioResolver {
   Origin file_;
   Scenario base_;
   std::vector<SweepAxis> axes_;
+  // Keys with indices ("workload.phases[1].streams[0].read_fraction") the file or --set gave.
+  std::set<std::string> given_;
 };
 
 }  // namespace

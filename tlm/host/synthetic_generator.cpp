@@ -26,6 +26,20 @@ uint64_t scatter_seed_of(uint64_t seed) {
   return splitmix64(state);
 }
 
+// The seed of the profile pattern's write permutation, unrelated to the read permutation's.
+uint64_t write_scatter_seed_of(uint64_t seed) {
+  uint64_t state = seed ^ 0x3717e5ca77e13717ULL;
+  return splitmix64(state);
+}
+
+// What a working_set error adds for a profile stream, whose working_set the profile may set.
+std::string profile_note(const StreamConfig& stream) {
+  if (stream.profile == "none") return "";
+  return fmt::format(" (profile {}: working_set is the trace's footprint times footprint_scale "
+                     "{} unless given)",
+                     stream.profile, stream.footprint_scale);
+}
+
 }  // namespace
 
 SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t device_sectors,
@@ -105,12 +119,13 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   const uint64_t working_set =
       stream.working_set_bytes == 0 ? capacity - offset : stream.working_set_bytes;
   if (working_set > capacity - offset) {
-    fail("working_set", fmt::format("{} bytes from offset {} run past the device end at {} bytes",
-                                    working_set, offset, capacity));
+    fail("working_set",
+         fmt::format("{} bytes from offset {} run past the device end at {} bytes{}",
+                     working_set, offset, capacity, profile_note(stream)));
   }
   if (max_size > working_set) {
-    fail("working_set", fmt::format("{} bytes cannot hold a request of {} bytes", working_set,
-                                    max_size));
+    fail("working_set", fmt::format("{} bytes cannot hold a request of {} bytes{}", working_set,
+                                    max_size, profile_note(stream)));
   }
   region_start_ = offset;
   region_end_ = offset + working_set;
@@ -128,6 +143,7 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
     if (!zipf_->uniform()) scatter_.emplace(slots_, scatter_seed_of(seed));
   }
   if (pattern_ == Pattern::kOltp) make_oltp(stream, scatter_seed_of(seed));
+  if (pattern_ == Pattern::kProfile) make_profile(stream, max_size, seed);
   if (pattern_ == Pattern::kHotCold) {
     if (!is_open_fraction(stream.hot_space_fraction)) {
       fail("hot_space_fraction", fmt::format("{} is not in (0, 1)", stream.hot_space_fraction));
@@ -206,6 +222,56 @@ void SyntheticGenerator::make_oltp(const StreamConfig& stream, uint64_t scatter_
   oltp_.emplace(shape, scatter_seed);
 }
 
+void SyntheticGenerator::make_profile(const StreamConfig& stream, uint64_t max_size,
+                                      uint64_t seed) {
+  const auto fail = [&](const char* key, const std::string& problem) {
+    fail_field(stream, key, problem);
+  };
+  if (!is_open_fraction(hot_access_fraction_)) {
+    fail("hot_access_fraction", fmt::format("{} is not in (0, 1)", hot_access_fraction_));
+  }
+  chunk_bytes_ = (max_size + align_ - 1) / align_ * align_;
+  const uint64_t working_set = region_end_ - region_start_;
+  if (chunk_bytes_ > working_set) {
+    fail("working_set",
+         fmt::format("{} bytes cannot hold a chunk of {} bytes (the largest request rounded up "
+                     "to align){}",
+                     working_set, chunk_bytes_, profile_note(stream)));
+  }
+  ProfileAccess::Shape shape;
+  shape.chunks = working_set / chunk_bytes_;
+  shape.hot_access_fraction = hot_access_fraction_;
+  const auto check_share = [&](const char* key, double share) {
+    if (!is_open_fraction(share)) fail(key, fmt::format("{} is not in (0, 1)", share));
+    if (share > hot_access_fraction_) {
+      fail(key, fmt::format("{} is more than hot_access_fraction ({}): that share of the chunks "
+                            "takes at least as much uniformly",
+                            share, hot_access_fraction_));
+    }
+    if (share * static_cast<double>(shape.chunks) < 1.0) {
+      fail(key, fmt::format("{} of {} chunks of {} bytes is less than one chunk; enlarge "
+                            "working_set{}",
+                            share, shape.chunks, chunk_bytes_, profile_note(stream)));
+    }
+    return share;
+  };
+  shape.read_hot_share = check_share("read_hot_share", stream.read_hot_share);
+  shape.write_hot_share = check_share("write_hot_share", stream.write_hot_share);
+  profile_.emplace(shape, scatter_seed_of(seed), write_scatter_seed_of(seed));
+}
+
+uint64_t SyntheticGenerator::profile_start(uint64_t size_bytes, HostOp op) {
+  const uint64_t chunk =
+      op == HostOp::kRead ? profile_->read_chunk(rng_) : profile_->write_chunk(rng_);
+  // Offsets at multiples of the size when it divides the chunk cover every page of the chunk
+  // equally often.
+  const uint64_t step =
+      size_bytes % align_ == 0 && chunk_bytes_ % size_bytes == 0 ? size_bytes : align_;
+  const uint64_t offsets = (chunk_bytes_ - size_bytes) / step + 1;
+  const uint64_t offset = offsets == 1 ? 0 : rng_.below(offsets) * step;
+  return region_start_ + chunk * chunk_bytes_ + offset;
+}
+
 HostOp SyntheticGenerator::draw_op() {
   if (rng_.unit() < trim_fraction_) return HostOp::kTrim;
   return rng_.unit() < read_fraction_ ? HostOp::kRead : HostOp::kWrite;
@@ -245,6 +311,7 @@ uint64_t SyntheticGenerator::draw_start(uint64_t size_bytes, HostOp op) {
     case Pattern::kOltp:
       slot = op == HostOp::kWrite ? oltp_->next_write(rng_) : oltp_->any_page(rng_);
       break;
+    case Pattern::kProfile: return profile_start(size_bytes, op);
   }
   return region_start_ + slot * align_;
 }

@@ -16,6 +16,14 @@
 //   oltp        a database of `align`-byte pages growing from db_initial_size to db_final_size
 //               bytes at the region start: writes follow OltpDatabase (synthetic_oltp.h), reads
 //               and trims go to a page of the current database uniformly.
+//   profile     reads and writes skewed independently (ProfileAccess, synthetic_profile.h): the
+//               region is cut into chunks of the largest request size (rounded up to `align`);
+//               a read picks a chunk by a zipf whose top read_hot_share of the chunks takes
+//               hot_access_fraction of the reads, a write (or trim) by its own zipf for
+//               write_hot_share over an independent permutation; the request lies inside the
+//               chunk at a uniformly drawn offset, a multiple of its size when that divides the
+//               chunk, else of `align`. The `profile` key fills these keys from a trace of the
+//               RL-FSP paper's Table II (the scenario loader does; the generator reads fields).
 // Op mix: a request is a trim with probability trim_fraction, else a read with probability
 // read_fraction, else a write. Size: drawn from `sizes` with probability weight / sum of weights.
 // Every draw comes from one Random (tlm/system/random.h) seeded by `seed`: a stream is deterministic.
@@ -29,6 +37,7 @@
 
 #include "tlm/system/random.h"
 #include "tlm/host/synthetic_oltp.h"
+#include "tlm/host/synthetic_profile.h"
 #include "tlm/host/synthetic_scatter.h"
 #include "tlm/host/synthetic_zipf.h"
 #include "tlm/host/workload.h"
@@ -50,15 +59,22 @@ class SyntheticGenerator : public RequestSource {
   uint64_t hot_slot_count() const { return hot_slots_; }
   // The database model of an oltp stream, else nullptr.
   const OltpDatabase* oltp_database() const { return oltp_ ? &*oltp_ : nullptr; }
+  // The chunks of a profile stream, else nullptr; their size in bytes (0 for other patterns).
+  const ProfileAccess* profile_access() const { return profile_ ? &*profile_ : nullptr; }
+  uint64_t chunk_bytes() const { return chunk_bytes_; }
 
  private:
-  enum class Pattern { kSequential, kRandom, kZipf, kHotCold, kOltp };
+  enum class Pattern { kSequential, kRandom, kZipf, kHotCold, kOltp, kProfile };
 
   HostOp draw_op();
   uint64_t draw_size();
   uint64_t draw_start(uint64_t size_bytes, HostOp op);
   // Checks the oltp keys against the region and builds the database model.
   void make_oltp(const StreamConfig& stream, uint64_t scatter_seed);
+  // Checks the profile keys against the region and builds the chunk model.
+  void make_profile(const StreamConfig& stream, uint64_t max_size, uint64_t seed);
+  // The start of a request of `size_bytes` inside a chunk of a profile stream.
+  uint64_t profile_start(uint64_t size_bytes, HostOp op);
 
   Pattern pattern_ = Pattern::kRandom;
   uint32_t sector_bytes_;
@@ -76,6 +92,8 @@ class SyntheticGenerator : public RequestSource {
   std::optional<ZipfSampler> zipf_;
   std::optional<RankScatter> scatter_;
   std::optional<OltpDatabase> oltp_;
+  std::optional<ProfileAccess> profile_;
+  uint64_t chunk_bytes_ = 0;
 };
 
 }  // namespace ssdvp::host

@@ -22,6 +22,7 @@ class ZipfSampler {
 
   uint64_t size() const { return n_; }
   bool uniform() const { return alpha_ == 0.0; }
+  double alpha() const { return alpha_; }
 
  private:
   // h(x) = x^-alpha, its integral H and the inverse of H; the helpers keep H accurate for alpha

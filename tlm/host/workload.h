@@ -27,13 +27,22 @@ struct StreamConfig {
   std::string name;            // for statistics ("" = stream<index>)
   uint32_t queue_depth = 32;   // outstanding commands of this stream
   // Synthetic generator.
-  std::string pattern = "random";  // sequential | random | zipf | hotcold | oltp
+  std::string pattern = "random";  // sequential | random | zipf | hotcold | oltp | profile
   double read_fraction = 0.0;      // share of reads among reads and writes
   double trim_fraction = 0.0;      // share of trims among all requests
   std::vector<std::pair<uint64_t, double>> sizes = {{4096, 1.0}};  // bytes -> weight
   double zipf_alpha = 0.9;           // zipf, and oltp's warm pool; 0 = uniform
   double hot_space_fraction = 0.2;   // hotcold: share of the working set that is hot
-  double hot_access_fraction = 0.8;  // hotcold: share of accesses that go to it
+  double hot_access_fraction = 0.8;  // hotcold: share of accesses that go to it; profile: the
+                                     // share of reads (writes) the hot read (write) share takes
+  // profile (tlm/host/synthetic_profile.h): reads and writes skewed independently over chunks.
+  // `profile` names the Table II trace whose figures the scenario loader wrote into pattern,
+  // read_fraction, sizes, working_set and read_hot_share (those not given); the generator reads
+  // only the fields.
+  std::string profile = "none";
+  double footprint_scale = 0.125;  // the profile's working_set: its footprint times this
+  double read_hot_share = 0.2;     // share of the chunks taking hot_access_fraction of reads
+  double write_hot_share = 0.2;    // likewise for writes, placed independently
   // oltp (tlm/host/synthetic_oltp.h): a database growing from db_initial to db_final bytes.
   uint64_t db_initial_bytes = 0;     // 0 = a tenth of db_final_bytes
   uint64_t db_final_bytes = 0;       // 0 = the whole region
@@ -89,7 +98,7 @@ std::unique_ptr<RequestSource> make_request_source(const StreamConfig& stream,
 // `ssdsim --list-params` shows them.
 inline const std::vector<std::string>& stream_pattern_names() {
   static const std::vector<std::string> names = {"sequential", "random", "zipf", "hotcold",
-                                                  "oltp"};
+                                                  "oltp", "profile"};
   return names;
 }
 inline const std::vector<std::string>& trace_format_names() {

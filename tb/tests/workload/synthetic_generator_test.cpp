@@ -19,11 +19,13 @@
 #include "tlm/host/synthetic_scatter.h"
 #include "tlm/host/synthetic_zipf.h"
 #include "tlm/host/workload.h"
+#include "tb/tests/workload/stream_checks.h"
 
 namespace ssdvp::host {
 namespace {
 
-constexpr uint32_t kSector = 512;
+using namespace stream_checks;
+
 constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kMiB = 1024 * kKiB;
 constexpr uint64_t kDeviceSectors = 1024 * kMiB / kSector;  // 1 GiB
@@ -38,15 +40,7 @@ StreamConfig stream_of(const std::string& pattern) {
 
 std::vector<HostRequest> draw(const StreamConfig& stream, size_t count, uint64_t seed = kSeed,
                               uint64_t device_sectors = kDeviceSectors) {
-  SyntheticGenerator generator(stream, device_sectors, kSector, seed);
-  std::vector<HostRequest> requests;
-  for (size_t i = 0; i < count; ++i) requests.push_back(*generator.next());
-  return requests;
-}
-
-uint64_t start_byte(const HostRequest& request) { return request.first_sector * kSector; }
-uint64_t byte_count(const HostRequest& request) {
-  return uint64_t{request.sector_count} * kSector;
+  return draw_requests(stream, count, seed, device_sectors);
 }
 
 double chi_square(const std::vector<double>& observed, const std::vector<double>& expected) {
@@ -65,13 +59,6 @@ double chi_square_limit(size_t dof) {
   return k * term * term * term;
 }
 
-// Observed count of an event with probability p in n trials lies within 5 sigma.
-void expect_binomial(uint64_t observed, uint64_t n, double p, const std::string& what) {
-  const double mean = p * static_cast<double>(n);
-  const double sigma = std::sqrt(static_cast<double>(n) * p * (1.0 - p));
-  EXPECT_NEAR(static_cast<double>(observed), mean, 5.0 * sigma + 1e-9) << what;
-}
-
 void expect_uniform(const std::vector<double>& counts, const std::string& what) {
   const double total = std::accumulate(counts.begin(), counts.end(), 0.0);
   const std::vector<double> expected(counts.size(), total / static_cast<double>(counts.size()));
@@ -79,12 +66,7 @@ void expect_uniform(const std::vector<double>& counts, const std::string& what) 
 }
 
 std::string error_of(const StreamConfig& stream, uint64_t device_sectors = kDeviceSectors) {
-  try {
-    SyntheticGenerator generator(stream, device_sectors, kSector, kSeed);
-  } catch (const std::runtime_error& error) {
-    return error.what();
-  }
-  return "";
+  return generator_error(stream, device_sectors);
 }
 
 // ---- Random, sequential, working set and alignment ---------------------------------------------
@@ -291,12 +273,7 @@ TEST(SyntheticGenerator, ZipfAlphaZeroDrawsExactlyWhatRandomDraws) {
   zipf.working_set_bytes = 64 * kMiB;
   StreamConfig random = zipf;
   random.pattern = "random";
-  const std::vector<HostRequest> a = draw(zipf, 20'000), b = draw(random, 20'000);
-  for (size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].op, b[i].op) << i;
-    ASSERT_EQ(a[i].first_sector, b[i].first_sector) << i;
-    ASSERT_EQ(a[i].sector_count, b[i].sector_count) << i;
-  }
+  expect_same_requests(draw(zipf, 20'000), draw(random, 20'000));
 }
 
 // ---- Hot/cold, sizes, op mix ---------------------------------------------------------------------
@@ -368,15 +345,8 @@ TEST(SyntheticGenerator, SameSeedSameRequestsOtherSeedOthers) {
   StreamConfig stream = stream_of("zipf");
   stream.read_fraction = 0.5;
   stream.sizes = {{4 * kKiB, 1.0}, {16 * kKiB, 1.0}};
-  const std::vector<HostRequest> a = draw(stream, 500), b = draw(stream, 500);
-  const std::vector<HostRequest> c = draw(stream, 500, kSeed + 1);
-  size_t differ = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].op, b[i].op);
-    EXPECT_EQ(a[i].first_sector, b[i].first_sector);
-    EXPECT_EQ(a[i].sector_count, b[i].sector_count);
-    differ += a[i].first_sector != c[i].first_sector;
-  }
+  const size_t differ =
+      expect_same_requests(draw(stream, 500), draw(stream, 500), draw(stream, 500, kSeed + 1));
   EXPECT_GT(differ, 400u);
 }
 
@@ -408,14 +378,9 @@ TEST(WorkloadRng, BelowIsUniformForABoundThatIsNoPowerOfTwo) {
 
 // ---- Errors name the stream and the key -----------------------------------------------------------
 
-// `base` changed by `change` is refused with "stream 's': `expected`" in the error.
 void expect_error_of(const StreamConfig& base, const std::function<void(StreamConfig&)>& change,
                      const std::string& expected) {
-  StreamConfig stream = base;
-  change(stream);
-  const std::string error = error_of(stream);
-  EXPECT_NE(error.find("stream 's': " + expected), std::string::npos)
-      << "expected: " << expected << "\ngot: " << error;
+  expect_generator_error(base, change, expected, kDeviceSectors);
 }
 
 TEST(SyntheticGenerator, BadFieldsAreErrorsNamingStreamAndKey) {

@@ -1,6 +1,7 @@
 // The workload section of scenarios: phases and streams as YAML lists of records, their keys
 // and defaults, --set and sweeps of indexed keys, the resolved configuration, trace paths, and
-// errors that name file:line:column, the key with its indices and what is allowed.
+// errors that name file:line:column, the key with its indices and what is allowed; the keys a
+// trace profile sets, keys given winning over it, and its errors.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 
 #include "tb/scenario/parameters.h"
 #include "tb/scenario/scenario.h"
+#include "tlm/host/synthetic_profile.h"
 
 namespace ssdvp {
 namespace {
@@ -476,6 +478,110 @@ TEST(WorkloadScenario, EveryRecordDefaultSurvivesFormatAndParse) {
       EXPECT_EQ(p.parse(p.format(value), "t"), value) << p.key;
     }
   }
+}
+
+// ---- The profile key: a Table II trace profile (tlm/host/synthetic_profile.h) -------------------
+
+constexpr uint64_t kKiB = 1024;
+constexpr uint64_t kMiB = 1024 * kKiB;
+
+std::string one_stream(const std::string& stream_yaml) {
+  return "workload:\n  phases:\n    - requests: 10\n      streams:\n        - " + stream_yaml +
+         "\n";
+}
+
+const host::StreamConfig& stream0(const Scenario& scenario) {
+  return scenario.soc.workload.phases.at(0).streams.at(0);
+}
+
+TEST(ProfileScenario, AProfileSetsItsKeysAndTheResolvedConfigShowsThem) {
+  const Scenario scenario = load_one(one_stream("{profile: hm0}"));
+  const host::StreamConfig& stream = stream0(scenario);
+  const host::TraceProfile& hm0 = *host::find_trace_profile("hm0");
+  EXPECT_EQ(stream.pattern, "profile");
+  EXPECT_EQ(stream.read_fraction, 0.355);
+  EXPECT_EQ(stream.sizes, hm0.sizes);
+  EXPECT_EQ(stream.read_hot_share, 0.313);
+  EXPECT_EQ(stream.write_hot_share, host::StreamConfig{}.write_hot_share);
+  // 650.0 MiB / 0.313 = 2076.7 MiB, times 0.125 = 259.6 MiB: 4153.4 chunks of 64 KiB.
+  EXPECT_EQ(stream.working_set_bytes, 4153 * 64 * kKiB);
+  EXPECT_EQ(stream.working_set_bytes, host::scaled_footprint_bytes(hm0, 0.125));
+  const nlohmann::json& resolved = scenario.resolved["workload"]["phases"][0]["streams"][0];
+  EXPECT_EQ(resolved["profile"], "hm0");
+  EXPECT_EQ(resolved["pattern"], "profile");
+  EXPECT_EQ(resolved["working_set"], "265792KiB");
+  // The resolved configuration loads again to the same streams.
+  const Scenario again = load_one("", {"workload.phases=" +
+                                       scenario.resolved["workload"]["phases"].dump()});
+  EXPECT_EQ(again.resolved["workload"], scenario.resolved["workload"]);
+}
+
+TEST(ProfileScenario, ExplicitKeysWinOverTheProfile) {
+  const Scenario scenario = load_one(one_stream(
+      "{profile: stg0, read_fraction: 0.5, size: 8KiB, read_hot_share: 0.1, "
+      "working_set: 32MiB, pattern: zipf}"));
+  const host::StreamConfig& stream = stream0(scenario);
+  EXPECT_EQ(stream.pattern, "zipf");
+  EXPECT_EQ(stream.read_fraction, 0.5);
+  EXPECT_EQ(stream.sizes, (SizeWeights{{8 * kKiB, 1.0}}));
+  EXPECT_EQ(stream.read_hot_share, 0.1);
+  EXPECT_EQ(stream.working_set_bytes, 32 * kMiB);
+  // footprint_scale scales the profile's footprint: stg0's 6317.8 MiB / 16.
+  const Scenario scaled = load_one(one_stream("{profile: stg0, footprint_scale: 0.0625}"));
+  EXPECT_EQ(stream0(scaled).working_set_bytes, 6318 * 64 * kKiB);
+  // Given by --set (the read ratio) and a profile changed by --set.
+  const Scenario set = load_one(one_stream("{profile: stg0}"),
+                                {"workload.phases[0].streams[0].profile=ali735",
+                                 "workload.phases[0].streams[0].read_fraction=0.25"});
+  EXPECT_EQ(stream0(set).read_fraction, 0.25);
+  EXPECT_EQ(stream0(set).read_hot_share, 0.051);
+  // A list replaced by --set takes the keys its new records give, not the old ones'.
+  const Scenario replaced = load_one(one_stream("{profile: ts0, read_fraction: 0.9}"),
+                                     {"workload.phases[0].streams=[{profile: ts0}]"});
+  EXPECT_EQ(stream0(replaced).read_fraction, 0.176);
+}
+
+TEST(ProfileScenario, SweepingTheProfileGivesEachPointItsFigures) {
+  const std::vector<Scenario> points = load_scenarios(
+      one_stream("{profile: none, write_hot_share: 0.3}") +
+          "sweep:\n  workload.phases[0].streams[0].profile: [stg0, ali121]\n",
+      kSource, {});
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(stream0(points[0]).read_fraction, 0.152);
+  EXPECT_EQ(stream0(points[1]).read_fraction, 0.782);
+  EXPECT_EQ(stream0(points[1]).read_hot_share, 0.045);
+  EXPECT_EQ(stream0(points[1]).write_hot_share, 0.3);
+  // A swept key is given: the profile leaves it.
+  const std::vector<Scenario> swept = load_scenarios(
+      one_stream("{profile: hm0}") + "sweep:\n  workload.phases[0].streams[0].read_fraction: "
+                                     "[0.1, 0.9]\n",
+      kSource, {});
+  EXPECT_EQ(stream0(swept[0]).read_fraction, 0.1);
+  EXPECT_EQ(stream0(swept[1]).read_fraction, 0.9);
+}
+
+TEST(ProfileScenario, BadProfileKeysNameTheKey) {
+  const std::string unknown = load_error(one_stream("{profile: stg1}"));
+  EXPECT_NE(unknown.find("workload.phases[0].streams[0].profile: 'stg1' is not a known name; "
+                         "allowed none, stg0, ts0, src1_2, hm0, ali188, ali112, ali735, ali121"),
+            std::string::npos)
+      << unknown;
+  const std::string scale = load_error(one_stream("{pattern: profile, footprint_scale: 0.5}"));
+  EXPECT_NE(scale.find("scenarios/w.yaml: workload.phases[0].streams[0].footprint_scale: "
+                       "applies with a profile, and this stream has none"),
+            std::string::npos)
+      << scale;
+  const std::string zero = load_error(one_stream("{profile: hm0, footprint_scale: 0}"));
+  EXPECT_NE(zero.find("footprint_scale: '0' is out of range; allowed (0, 1000]"),
+            std::string::npos)
+      << zero;
+  const std::string share = load_error(one_stream("{profile: hm0, read_hot_share: 1}"));
+  EXPECT_NE(share.find("read_hot_share: '1' is out of range; allowed (0, 1)"), std::string::npos)
+      << share;
+  const std::string trace = load_error(one_stream("{trace: /dev/null, profile: hm0}"));
+  EXPECT_NE(trace.find("workload.phases[0].streams[0].profile: applies to synthetic streams"),
+            std::string::npos)
+      << trace;
 }
 
 }  // namespace

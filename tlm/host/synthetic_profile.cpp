@@ -1,0 +1,159 @@
+#include "tlm/host/synthetic_profile.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tlm/host/workload.h"
+
+namespace ssdvp::host {
+
+namespace {
+
+// Ranks summed term by term before Euler-Maclaurin takes over.
+constexpr uint64_t kExactRanks = 256;
+
+// (exp(x) - 1) / x, accurate near 0.
+double expm1_over_x(double x) {
+  if (std::fabs(x) > 1e-8) return std::expm1(x) / x;
+  return 1.0 + x * 0.5 * (1.0 + x * (1.0 / 3.0) * (1.0 + 0.25 * x));
+}
+
+double rank_weight(double k, double alpha) { return std::exp(-alpha * std::log(k)); }
+
+// sum_{k=1}^{m} k^-alpha.
+double zipf_partial_sum(uint64_t m, double alpha) {
+  double sum = 0.0;
+  const uint64_t exact = std::min(m, kExactRanks);
+  // Smallest terms first: less rounding.
+  for (uint64_t k = exact; k >= 1; --k) sum += rank_weight(static_cast<double>(k), alpha);
+  if (m <= kExactRanks) return sum;
+  // sum_{k=K+1}^{m} f(k) = int_K^m f + (f(m) - f(K)) / 2 + (f'(m) - f'(K)) / 12
+  //                        - (f'''(m) - f'''(K)) / 720 + ...,  f(x) = x^-alpha.
+  const double a = static_cast<double>(kExactRanks);
+  const double b = static_cast<double>(m);
+  const double log_ratio = std::log(b / a);
+  const double integral = rank_weight(a, alpha - 1.0) * log_ratio *
+                          expm1_over_x((1.0 - alpha) * log_ratio);
+  const auto f = [&](double x) { return rank_weight(x, alpha); };
+  const auto f1 = [&](double x) { return -alpha * rank_weight(x, alpha + 1.0); };
+  const auto f3 = [&](double x) {
+    return -alpha * (alpha + 1.0) * (alpha + 2.0) * rank_weight(x, alpha + 3.0);
+  };
+  return sum + integral + (f(b) - f(a)) / 2.0 + (f1(b) - f1(a)) / 12.0 -
+         (f3(b) - f3(a)) / 720.0;
+}
+
+}  // namespace
+
+double zipf_top_weight(uint64_t n, double alpha, double ranks) {
+  const double clamped = std::clamp(ranks, 0.0, static_cast<double>(n));
+  const uint64_t whole = static_cast<uint64_t>(std::floor(clamped));
+  double top = zipf_partial_sum(whole, alpha);
+  if (whole < n) {
+    top += (clamped - static_cast<double>(whole)) *
+           rank_weight(static_cast<double>(whole + 1), alpha);
+  }
+  return top / zipf_partial_sum(n, alpha);
+}
+
+double solve_zipf_alpha(uint64_t n, double share, double access) {
+  // alpha 0 gives the top ranks exactly their share; the weight grows with alpha.
+  if (share >= access) return 0.0;
+  const double ranks = share * static_cast<double>(n);
+  double low = 0.0;
+  double high = 1.0;
+  while (zipf_top_weight(n, high, ranks) < access && high < 1024.0) {
+    low = high;
+    high *= 2.0;
+  }
+  for (int i = 0; i < 200 && high - low > 1e-12; ++i) {
+    const double middle = 0.5 * (low + high);
+    (zipf_top_weight(n, middle, ranks) < access ? low : high) = middle;
+  }
+  return 0.5 * (low + high);
+}
+
+ProfileAccess::ProfileAccess(const Shape& shape, uint64_t read_scatter_seed,
+                             uint64_t write_scatter_seed)
+    : shape_(shape),
+      read_zipf_(shape.chunks,
+                 solve_zipf_alpha(shape.chunks, shape.read_hot_share, shape.hot_access_fraction)),
+      write_zipf_(shape.chunks, solve_zipf_alpha(shape.chunks, shape.write_hot_share,
+                                                 shape.hot_access_fraction)),
+      read_scatter_(shape.chunks, read_scatter_seed),
+      write_scatter_(shape.chunks, write_scatter_seed) {}
+
+uint64_t ProfileAccess::read_chunk(Random& rng) const {
+  return read_scatter_.position(read_zipf_.sample(rng) - 1);
+}
+
+uint64_t ProfileAccess::write_chunk(Random& rng) const {
+  return write_scatter_.position(write_zipf_.sample(rng) - 1);
+}
+
+// ---- The traces of Table II ---------------------------------------------------------------------
+
+namespace {
+
+constexpr uint64_t kKiB = 1024;
+
+// Table II gives no request sizes. Assumed mixes (README, "Trace profiles"): small for the MSR
+// volumes of small random I/O (hm, ts), medium for stg0 and the Alibaba volumes, large for
+// src1_2, whose source-control volume moves larger requests.
+const std::vector<std::pair<uint64_t, double>> kSmallMix = {
+    {4 * kKiB, 0.70}, {8 * kKiB, 0.15}, {16 * kKiB, 0.10}, {64 * kKiB, 0.05}};  // mean 8.8 KiB
+const std::vector<std::pair<uint64_t, double>> kMediumMix = {
+    {4 * kKiB, 0.55}, {8 * kKiB, 0.20}, {16 * kKiB, 0.15}, {64 * kKiB, 0.10}};  // 12.6 KiB
+const std::vector<std::pair<uint64_t, double>> kLargeMix = {
+    {4 * kKiB, 0.35}, {16 * kKiB, 0.20}, {32 * kKiB, 0.10}, {64 * kKiB, 0.35}};  // 30.2 KiB
+
+}  // namespace
+
+const std::vector<TraceProfile>& trace_profiles() {
+  static const std::vector<TraceProfile> profiles = {
+      {"stg0", 2'030'915, 0.152, 4567.8, 0.723, "medium", kMediumMix},
+      {"ts0", 1'801'734, 0.176, 52.8, 0.093, "small", kSmallMix},
+      {"src1_2", 1'907'773, 0.254, 836.8, 0.513, "large", kLargeMix},
+      {"hm0", 3'993'316, 0.355, 650.0, 0.313, "small", kSmallMix},
+      {"ali188", 6'198'540, 0.466, 29.0, 0.024, "medium", kMediumMix},
+      {"ali112", 3'116'126, 0.630, 61.6, 0.049, "medium", kMediumMix},
+      {"ali735", 963'179, 0.701, 8.1, 0.051, "medium", kMediumMix},
+      {"ali121", 18'565'868, 0.782, 77.4, 0.045, "medium", kMediumMix},
+  };
+  return profiles;
+}
+
+const std::vector<std::string>& trace_profile_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = {"none"};
+    for (const TraceProfile& profile : trace_profiles()) all.emplace_back(profile.name);
+    return all;
+  }();
+  return names;
+}
+
+const TraceProfile* find_trace_profile(const std::string& name) {
+  for (const TraceProfile& profile : trace_profiles()) {
+    if (name == profile.name) return &profile;
+  }
+  return nullptr;
+}
+
+uint64_t scaled_footprint_bytes(const TraceProfile& profile, double footprint_scale) {
+  const double bytes = profile.footprint_mib() * footprint_scale * 1024.0 * 1024.0;
+  const double quanta = std::round(bytes / static_cast<double>(kProfileFootprintQuantum));
+  return std::max<uint64_t>(1, static_cast<uint64_t>(quanta)) * kProfileFootprintQuantum;
+}
+
+void apply_trace_profile(const TraceProfile& profile, StreamConfig& stream,
+                         const std::function<bool(const std::string& key)>& given) {
+  if (!given("pattern")) stream.pattern = "profile";
+  if (!given("read_fraction")) stream.read_fraction = profile.read_fraction;
+  if (!given("sizes")) stream.sizes = profile.sizes;
+  if (!given("working_set")) {
+    stream.working_set_bytes = scaled_footprint_bytes(profile, stream.footprint_scale);
+  }
+  if (!given("read_hot_share")) stream.read_hot_share = profile.hot_read_share;
+}
+
+}  // namespace ssdvp::host
