@@ -136,21 +136,19 @@ def run_point(ssdsim, out, point):
     return point, directory, time.time() - started
 
 
-MEASURED = ("measure",)
+MEASURED = "measure"  # the phase of the measured writes
+
+
+def measured_rows(run):
+    return [r for r in run.ftl_timeseries if r["phase"] == MEASURED]
 
 
 def waf_curve(run):
-    """(host pages written, cumulative WAF, running WAF) over the measured phases, from the FTL
-    time series (whose counters start again at each phase)."""
+    """(host pages written, cumulative WAF, running WAF) over the measured phase, from the FTL
+    time series."""
     programmed = [c for c in run.ftl_timeseries[0] if c.startswith("pages_programmed.")]
-    points = []
-    offset = (0, 0)
-    for phase in MEASURED:
-        rows = [r for r in run.ftl_timeseries if r["phase"] == phase]
-        points += [(offset[0] + (r["host_write_pages"] or 0),
-                    offset[1] + sum(r[c] or 0 for c in programmed)) for r in rows]
-        if points:
-            offset = points[-1]
+    points = [(r["host_write_pages"] or 0, sum(r[c] or 0 for c in programmed))
+              for r in measured_rows(run)]
     curve = []
     for host, flash in points:
         if host == 0:
@@ -164,52 +162,41 @@ def waf_curve(run):
 
 def cold_share_curve(run):
     """(host pages written, share of the regions' groups in the cold one) over the measured
-    phases."""
+    phase."""
     curve = []
-    offset = 0
-    for phase in MEASURED:
-        rows = [r for r in run.ftl_timeseries if r["phase"] == phase]
-        for r in rows:
-            cold, normal = r["blocks.gc_groups"] or 0, r["blocks.host_groups"] or 0
-            curve.append((offset + (r["host_write_pages"] or 0), cold / max(1, cold + normal)))
-        if rows:
-            offset = curve[-1][0]
+    for r in measured_rows(run):
+        cold, normal = r["blocks.gc_groups"] or 0, r["blocks.host_groups"] or 0
+        curve.append((r["host_write_pages"] or 0, cold / max(1, cold + normal)))
     return curve
 
 
 def figures_of(run):
     """The measured phase's figures: counters, histograms, the utilisation distribution and
     the cold region's share at its end, the curves."""
-    phases = [run.ftl_phase(name) for name in MEASURED]
-    host = run.stats["host"]["phases"]
-
-    def total(path):
-        return sum(ssdvp_results.flatten(p)[path] for p in phases)
-
-    def added(path):
-        return [sum(c) for c in zip(*(ssdvp_results.flatten(p)[path] for p in phases))]
-    programmed = sum(v for p in phases for k, v in ssdvp_results.flatten(p).items()
+    phase = run.ftl_phase(MEASURED)
+    gc = phase["gc"]
+    blocks = phase["blocks"]
+    programmed = sum(v for k, v in ssdvp_results.flatten(phase).items()
                      if k.startswith("pages_programmed.") and isinstance(v, int))
-    end = phases[-1]["blocks"]
+    writes = next(h for h in run.stats["host"]["phases"] if h["name"] == MEASURED)
     curve = waf_curve(run)
-    writes = [h for h in host if h["name"] in MEASURED]
     return {
-        "cumulative_waf": programmed / total("host_write_pages"),
+        "cumulative_waf": programmed / phase["host_write_pages"],
         "final_running_waf": curve[-1][2] if curve else None,
-        "pages_moved": total("gc.pages_moved"),
-        "pages_moved_from_cold": total("gc.pages_moved_from_cold"),
-        "collections": total("gc.invocations"),
-        "victims_per_set": added("gc.victims_per_set.counts"),
-        "normal_victim_valid_pages": added("gc.normal_victim_valid_pages.counts"),
-        "cold_victim_valid_pages": added("gc.cold_victim_valid_pages.counts"),
-        "victim_bucket_width": phases[0]["gc"]["victim_valid_pages"]["bucket_width"],
-        "page_copies": added("gc.page_copies.counts"),
-        "utilisation": phases[-1]["blocks"]["utilisation"],
-        "fifo_fallbacks": total("gc.fifo_fallbacks") if "fifo_fallbacks" in phases[0]["gc"]
-        else None,
-        "cold_groups_share": end["gc_groups"] / max(1, end["gc_groups"] + end["host_groups"]),
-        "cycles_per_victim_selection": total("gc.select_cycles") / max(1, total("gc.selections")),
-        "write_latency_us": {k: max(w["ops"]["write"]["latency_ns"][k] for w in writes) / 1000
+        "pages_moved": gc["pages_moved"],
+        "pages_moved_from_cold": gc["pages_moved_from_cold"],
+        "collections": gc["invocations"],
+        "victims_per_set": gc["victims_per_set"]["counts"],
+        "normal_victim_valid_pages": gc["normal_victim_valid_pages"]["counts"],
+        "cold_victim_valid_pages": gc["cold_victim_valid_pages"]["counts"],
+        "victim_bucket_width": gc["victim_valid_pages"]["bucket_width"],
+        "page_copies": gc["page_copies"]["counts"],
+        "utilisation": blocks["utilisation"],
+        "fifo_fallbacks": gc.get("fifo_fallbacks"),
+        "cold_groups_share": blocks["gc_groups"] / max(1, blocks["gc_groups"] +
+                                                       blocks["host_groups"]),
+        "cycles_per_victim_selection": gc["select_cycles"] / max(1, gc["selections"]),
+        "write_latency_us": {k: writes["ops"]["write"]["latency_ns"][k] / 1000
                              for k in ("p99", "p99.9", "max")},
         "curve": curve,
         "cold_share_curve": cold_share_curve(run)[::10],

@@ -87,7 +87,8 @@ static void utilisation_follow(block_manager_t *blocks, uint32_t stripe) {
   block_stripe_t *followed = &blocks->stripes[stripe];
   uint32_t bucket = BLOCK_UTILISATION_NONE;
   if (block_collectable(blocks, stripe)) {
-    bucket = followed->valid_pages / blocks->utilisation_width;
+    bucket = block_divide(followed->valid_pages, blocks->utilisation_width,
+                          blocks->utilisation_shift);
     if (bucket >= BLOCK_UTILISATION_BUCKETS) {
       bucket = BLOCK_UTILISATION_BUCKETS - 1u;
     }
@@ -208,6 +209,7 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   blocks->bits_shift = shift_of(g->bits_per_cell);
   blocks->page_shift = shift_of(g->pages);
   blocks->block_shift = shift_of(g->blocks);
+  blocks->utilisation_shift = shift_of(blocks->utilisation_width);
   blocks->vpn_shifts = blocks->stripe_shift != NO_SHIFT && blocks->program_shift != NO_SHIFT &&
                        blocks->position_shift != NO_SHIFT && blocks->bits_shift != NO_SHIFT;
   blocks->plane_stride = g->blocks * g->pages;

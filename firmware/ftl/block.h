@@ -171,6 +171,7 @@ typedef struct block_manager {
   uint8_t bits_shift;
   uint8_t page_shift;
   uint8_t block_shift;
+  uint8_t utilisation_shift; /* log2 of utilisation_width: every host overwrite rebuckets */
   /* The first four are all powers of two (the usual geometry): block_vpn_to_ppn then takes
    * shifts and masks alone. */
   bool vpn_shifts;

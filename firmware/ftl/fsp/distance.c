@@ -40,7 +40,7 @@ static uint32_t distance_select(const write_buffer_t *wb, uint32_t count,
       window->taken[i] = 1;
     }
   }
-  grouping_window_fill_rest(window, found, count, choice);
+  grouping_window_fill_rest(window, count, choice);
   return count;
 }
 

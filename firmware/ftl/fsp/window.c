@@ -39,18 +39,15 @@ bool grouping_window_start(grouping_window_t *window, const write_buffer_t *wb, 
   return enough;
 }
 
-void grouping_window_fill_rest(grouping_window_t *window, uint32_t found, uint32_t count,
+void grouping_window_fill_rest(grouping_window_t *window, uint32_t count,
                                grouping_choice_t *choice) {
   uint32_t next = 0;
   for (uint32_t position = 0; position < count; ++position) {
     if (choice->slots[position] != WB_NONE) {
       continue;
     }
-    while (next < found && window->taken[next]) {
+    while (window->taken[next]) { /* count <= found: an untaken one is left */
       ++next;
-    }
-    if (next == found) {
-      break; /* count <= found: never */
     }
     window->taken[next] = 1;
     choice->slots[position] = window->slots[next];

@@ -28,7 +28,7 @@ bool grouping_window_start(grouping_window_t *window, const write_buffer_t *wb, 
                            grouping_choice_t *choice, uint32_t *found);
 
 /* Fills the positions still WB_NONE among [0, count) with the oldest candidates not taken. */
-void grouping_window_fill_rest(grouping_window_t *window, uint32_t found, uint32_t count,
+void grouping_window_fill_rest(grouping_window_t *window, uint32_t count,
                                grouping_choice_t *choice);
 
 #endif
