@@ -1,9 +1,13 @@
 #include "ftl/buffer_flush.h"
 
+#include <string.h>
+
+#include "data_tag.h"
 #include "ftl/core.h"
 #include "ftl/gc.h"
 #include "ftl/task.h"
 #include "lib/metrics.h"
+#include "hal/csr.h"
 
 /* The mapping update of one write-buffer slot after its program. */
 typedef struct slot_update {
@@ -19,9 +23,17 @@ static struct {
   uint8_t *filler_page;   /* a zero page for padding user wordlines */
   uint32_t watermark_pages; /* dirty pages above which wordlines are programmed */
   bool host_blocked;
+  bool refresh_due;         /* a rewrite waits for its wordline, formed at once */
+  /* What blocked host data last: it stays blocked until a group is freed or a merge ends. */
+  uint32_t blocked_free_groups;
+  bool blocked_by_merge;
   uint64_t flushes;         /* wordline programs of buffered pages */
   uint64_t programmed_host; /* host data pages programmed */
   uint64_t padding_host;    /* filler pages completing a host wordline */
+  uint64_t rewrites_refused; /* rewrites the policy wanted that found no slot */
+  uint64_t select_cycles;    /* core cycles in the policy's select */
+  uint64_t commit_cycles;    /* core cycles in the policy's committed hook */
+  uint64_t selections;       /* wordlines the policy was asked to form */
 } flush;
 
 static void run_slot_update(task_t *task) {
@@ -121,10 +133,14 @@ static __attribute__((noinline)) bool program_choice(const grouping_choice_t *ch
                                                         ftl_core.boot->ftl_gc_foreground_free);
   flush.host_blocked = vpn == BLOCK_NONE;
   if (flush.host_blocked) {
+    flush.blocked_free_groups = ftl_core.blocks.free_total;
+    flush.blocked_by_merge = gc_holds_host();
     return false;
   }
   if (flush.grouping->committed != 0) {
+    uint32_t started = csr_read(mcycle);
     flush.grouping->committed(&ftl_core.wb, choice);
+    flush.commit_cycles += csr_read(mcycle) - started;
   }
   flash_op_t *op = ftl_take_record(host_program_done, 0);
   fill_program(op, choice, count);
@@ -133,41 +149,89 @@ static __attribute__((noinline)) bool program_choice(const grouping_choice_t *ch
   return true;
 }
 
+/* Host data is blocked and nothing that could unblock it has happened since: the policy is not
+ * asked for a wordline that could not be programmed. */
+static inline bool host_still_blocked(void) {
+  return flush.host_blocked && ftl_core.blocks.free_total == flush.blocked_free_groups &&
+         gc_holds_host() == flush.blocked_by_merge;
+}
+
 /* A whole wordline is dirty above the watermark, or every slot is dirty (stuck). */
 static inline bool programs_due(const write_buffer_t *wb) {
   return (wb->dirty_count >= ftl_core.unit_pages && wb->dirty_count > flush.watermark_pages) ||
          wb->dirty_count == wb->slot_count;
 }
 
+/* The policy's wordline, its cycles counted. */
+static uint32_t select_wordline(grouping_choice_t *choice) {
+  choice->stream = BLOCK_STREAM_HOST;
+  uint32_t started = csr_read(mcycle);
+  uint32_t count = flush.grouping->select(&ftl_core.wb, ftl_core.unit_pages, choice);
+  flush.select_cycles += csr_read(mcycle) - started;
+  ++flush.selections;
+  return count;
+}
+
+/* A rewrite's wordline, whole, whether or not programs are due: tried once (a rewrite that
+ * finds less than a wordline eligible leaves with the next due program). */
+static void program_refresh(grouping_choice_t *choice) {
+  if (!ftl_record_available() || host_still_blocked()) {
+    return; /* retried on the next turn */
+  }
+  flush.refresh_due = false;
+  if (select_wordline(choice) == ftl_core.unit_pages && !program_choice(choice, ftl_core.unit_pages)) {
+    flush.refresh_due = true; /* host data waits for GC: so does the rewrite */
+  }
+}
+
 /* Out of line with its choice on the stack: buffer_flush_program's check, made on every turn
  * of the main loop, stays free of that frame. */
 static __attribute__((noinline)) void program_wordlines(bool force) {
   grouping_choice_t choice;
+  if (flush.refresh_due) {
+    program_refresh(&choice);
+  }
   for (;;) {
     const write_buffer_t *wb = &ftl_core.wb;
     /* Pad a partial wordline only when no slot can come free otherwise. */
     bool buffer_stuck = wb->dirty_count == wb->slot_count;
-    if (!force && !programs_due(wb)) {
+    /* Without a flash record or room nothing can be programmed: the policy is not asked in
+     * vain. */
+    if ((!force && !programs_due(wb)) || !ftl_record_available() || host_still_blocked()) {
       return;
     }
-    choice.stream = BLOCK_STREAM_HOST;
-    uint32_t count = flush.grouping->select(wb, ftl_core.unit_pages, &choice);
+    uint32_t count = select_wordline(&choice);
     /* A slot still filling from the host (or behind an older copy in flight) comes eligible
      * without a program: the buffer is stuck only when the policy can pick every dirty slot. */
     buffer_stuck &= count == wb->dirty_count;
     if (count == 0 || (choice.positions < ftl_core.unit_pages && !force && !buffer_stuck)) {
       return;
     }
-    if (!ftl_record_available() || !program_choice(&choice, count)) {
+    if (!program_choice(&choice, count)) {
       return;
     }
   }
 }
 
 void buffer_flush_program(bool force) {
-  if (force || programs_due(&ftl_core.wb)) {
+  if (force || flush.refresh_due || programs_due(&ftl_core.wb)) {
     program_wordlines(force);
   }
+}
+
+bool buffer_flush_rewrite_wanted(uint32_t lpn, uint32_t page_type) {
+  return flush.grouping->rewrite_wanted != 0 && ftl_core.boot->ftl_fsp_rewrite &&
+         flush.grouping->rewrite_wanted(lpn, page_type);
+}
+
+void buffer_flush_rewrite(uint32_t lpn, const uint8_t *data) {
+  uint32_t slot = wb_rewrite(&ftl_core.wb, lpn);
+  if (slot == WB_NONE) {
+    ++flush.rewrites_refused;
+    return;
+  }
+  memcpy(wb_data(&ftl_core.wb, slot), data, DATA_TAG_BYTES);
+  flush.refresh_due = true;
 }
 
 bool buffer_flush_host_blocked(void) { return flush.host_blocked; }
@@ -184,6 +248,10 @@ void buffer_flush_register_metrics(void) {
   metrics_counter("cache.evictions", &cache->evictions);
   metrics_counter("cache.rewrites", &cache->rewrites);
   metrics_counter("cache.flushes", &flush.flushes);
+  metrics_counter("cache.rewrites_refused", &flush.rewrites_refused);
+  metrics_counter("fsp.select_cycles", &flush.select_cycles);
+  metrics_counter("fsp.commit_cycles", &flush.commit_cycles);
+  metrics_counter("fsp.selections", &flush.selections);
   metrics_gauge32("cache.dirty_pages", &ftl_core.wb.dirty_count);
   metrics_gauge32("cache.clean_pages", &ftl_core.wb.clean_count);
 }
@@ -205,7 +273,12 @@ bool buffer_flush_init(const grouping_policy_t *grouping, arena_t *arena) {
   flush.watermark_pages =
       (uint32_t)((uint64_t)slots * ftl_core.boot->ftl_write_buffer_flush_watermark / 100u);
   flush.host_blocked = false;
+  flush.refresh_due = false;
   flush.flushes = 0;
+  flush.rewrites_refused = 0;
+  flush.select_cycles = 0;
+  flush.commit_cycles = 0;
+  flush.selections = 0;
   flush.programmed_host = 0;
   flush.padding_host = 0;
   return true;

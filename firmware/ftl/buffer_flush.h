@@ -24,6 +24,16 @@ void buffer_flush_register_metrics(void);
 /* Programs whole wordlines from the write buffer; with `force`, a last partial one (padded). */
 void buffer_flush_program(bool force);
 
+/* A host read of `lpn` from a page of `page_type` is being issued: whether the grouping policy
+ * wants its data rewritten (and ftl.fsp.rewrite allows it). */
+bool buffer_flush_rewrite_wanted(uint32_t lpn, uint32_t page_type);
+
+/* The data of `lpn`, just read for the host, goes back into the buffer as a rewrite at the
+ * eviction end, and a wordline is formed at once, on the next turn of the main loop, when a
+ * whole one is eligible (the paper's rewrite module). Counted in cache.rewrites, or in
+ * cache.rewrites_refused when the buffer has no slot or a copy of the LPN. */
+void buffer_flush_rewrite(uint32_t lpn, const uint8_t *data);
+
 /* Host data waits for a stripe only GC can free. */
 bool buffer_flush_host_blocked(void);
 

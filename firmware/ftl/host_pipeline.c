@@ -39,6 +39,7 @@ typedef struct page_request {
   bool predicted;
   bool asked;           /* the scheme answered this request before (a retry is no lookup) */
   bool first_predicted; /* its first answer was a prediction: a hit if the OOB confirms it */
+  bool rewrite;         /* the grouping policy wants the data it reads rewritten */
   uint32_t hint;        /* a VPN the scheme found after a misprediction, to read next, or NONE */
   uint32_t wrong_vpn;   /* the last wrong prediction, or NONE */
 } page_request_t;
@@ -190,6 +191,7 @@ static bool read_page(page_request_t *request, uint32_t vpn, uint8_t *slot, bool
     /* A block holds whole wordlines, so the VPN's remainder is the page's type. */
     uint32_t page_type = vpn % ftl_core.geometry.bits_per_cell;
     ++pipeline.counters.host_reads_by_page_type[page_type];
+    request->rewrite = buffer_flush_rewrite_wanted(request->lpn, page_type);
     if (policy_heard(POLICY_HOST_READ)) {
       emit_host_read(request->lpn, vpn, page_type);
     }
@@ -198,6 +200,12 @@ static bool read_page(page_request_t *request, uint32_t vpn, uint8_t *slot, bool
   }
   flash_read(&ftl_core.flash, op, vpn, 1);
   return true;
+}
+
+/* Out of line, as emit_host_read. */
+static __attribute__((noinline)) void emit_host_read_hit(uint32_t lpn) {
+  policy_event_t event = {.kind = POLICY_HOST_READ_HIT, .lpn = lpn};
+  policy_emit(&event);
 }
 
 static void write_zero_tag(uint8_t *slot) {
@@ -297,9 +305,13 @@ static void request_read_done(flash_op_t *op, uint32_t status) {
       finish_request(request);
       return;
     }
-    uint32_t cached = wb_fill(&ftl_core.wb, request->lpn);
-    if (cached != WB_NONE) {
-      memcpy(wb_data(&ftl_core.wb, cached), read_slot(request->slot), DATA_TAG_BYTES);
+    if (request->rewrite) {
+      buffer_flush_rewrite(request->lpn, read_slot(request->slot));
+    } else {
+      uint32_t cached = wb_fill(&ftl_core.wb, request->lpn);
+      if (cached != WB_NONE) {
+        memcpy(wb_data(&ftl_core.wb, cached), read_slot(request->slot), DATA_TAG_BYTES);
+      }
     }
     send_to_host(request);
     return;
@@ -321,6 +333,9 @@ static void start_read(page_request_t *request) {
   if (buffered != WB_NONE) {
     memcpy(read_slot(request->slot), wb_data(&ftl_core.wb, buffered), DATA_TAG_BYTES);
     wb_read_hit(&ftl_core.wb, buffered);
+    if (policy_heard(POLICY_HOST_READ_HIT)) {
+      emit_host_read_hit(request->lpn);
+    }
     send_to_host(request);
     return;
   }
@@ -445,6 +460,7 @@ void host_pipeline_dispatch(void) {
     request->partial = command->op == HIC_OP_WRITE && page_is_partial(command, page);
     request->asked = false;
     request->first_predicted = false;
+    request->rewrite = false;
     request->hint = NONE;
     request->wrong_vpn = NONE;
     request->waiter.lpn = request->lpn;

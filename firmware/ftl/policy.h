@@ -34,7 +34,8 @@ typedef enum policy_event_kind {
   POLICY_HOST_READ = 4,        /* lpn, vpn, page_type: a host page read from flash */
   POLICY_PAGES_PROGRAMMED = 5, /* vpn (the first), count, stream: a program completed */
   POLICY_REQUEST_COMPLETED = 6, /* lpn (the first), count (pages), latency_ns, is_read */
-  POLICY_EVENT_KINDS = 7
+  POLICY_HOST_READ_HIT = 7,    /* lpn: a host page read served from the write buffer */
+  POLICY_EVENT_KINDS = 8
 } policy_event_kind_t;
 
 #define POLICY_EVENT_BIT(kind) (1u << (kind))

@@ -16,6 +16,7 @@ const registry_entry_t ftl_registry[] = {
     {REGISTRY_GROUPING, BOOT_FSP_FREQUENCY, "frequency",
      {.grouping = &grouping_policy_frequency}},
     {REGISTRY_GROUPING, BOOT_FSP_DISTANCE, "distance", {.grouping = &grouping_policy_distance}},
+    {REGISTRY_GROUPING, BOOT_FSP_RL, "rl", {.grouping = &grouping_policy_rl}},
 };
 
 const uint32_t ftl_registry_size = sizeof ftl_registry / sizeof ftl_registry[0];

@@ -77,16 +77,21 @@ static inline uint32_t take_slot(write_buffer_t *wb) {
   return slot_index(wb, node);
 }
 
-/* A taken slot becomes the newest entry of `lpn`, most recent in `lru`. */
+/* A taken slot becomes the newest entry of `lpn`, in `lru`: most recent, or with `oldest` least
+ * recent. */
 static wb_slot_t *new_entry(write_buffer_t *wb, uint32_t slot, uint32_t lpn, uint32_t older,
-                            wb_state_t state, list_node_t *lru) {
+                            wb_state_t state, list_node_t *lru, bool oldest) {
   wb_slot_t *entry = &wb->slots[slot];
   entry->lpn = lpn;
   entry->state = (uint8_t)state;
   entry->older = older;
   entry->newer = WB_NONE;
   hash_put(&wb->newest, lpn, slot); /* cannot fail: one entry per slot at most */
-  list_push_front(lru, &entry->link);
+  if (oldest) {
+    list_push_back(lru, &entry->link);
+  } else {
+    list_push_front(lru, &entry->link);
+  }
   return entry;
 }
 
@@ -127,7 +132,7 @@ uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint
   if (slot == WB_NONE) {
     return WB_NONE;
   }
-  wb_slot_t *filled = new_entry(wb, slot, lpn, newest, WB_SLOT_DIRTY, &wb->dirty_lru);
+  wb_slot_t *filled = new_entry(wb, slot, lpn, newest, WB_SLOT_DIRTY, &wb->dirty_lru, false);
   record_write(wb, filled, request_pages, flags);
   if (newest != WB_NONE) {
     wb->slots[newest].newer = slot;
@@ -137,6 +142,26 @@ uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint
 }
 
 void wb_filled(write_buffer_t *wb, uint32_t slot) { wb->slots[slot].filling = 0; }
+
+uint32_t wb_rewrite(write_buffer_t *wb, uint32_t lpn) {
+  if (wb_find(wb, lpn) != WB_NONE) {
+    return WB_NONE;
+  }
+  uint32_t slot = take_slot(wb);
+  if (slot == WB_NONE) {
+    return WB_NONE;
+  }
+  /* Its access time is the least recent dirty entry's, as its place in the LRU is. */
+  uint32_t oldest_access =
+      wb->dirty_count != 0 ? LIST_ENTRY(wb->dirty_lru.prev, wb_slot_t, link)->last_access
+                           : wb->clock;
+  wb_slot_t *entry = new_entry(wb, slot, lpn, WB_NONE, WB_SLOT_DIRTY, &wb->dirty_lru, true);
+  record_write(wb, entry, 0u, WB_ENTRY_REWRITE);
+  entry->last_access = oldest_access;
+  entry->filling = 0;
+  ++wb->dirty_count;
+  return slot;
+}
 
 bool wb_eligible(const write_buffer_t *wb, uint32_t slot) {
   const wb_slot_t *candidate = &wb->slots[slot];
@@ -216,7 +241,7 @@ uint32_t wb_fill_clean(write_buffer_t *wb, uint32_t lpn) {
   if (slot == WB_NONE) {
     return WB_NONE;
   }
-  wb_slot_t *filled = new_entry(wb, slot, lpn, WB_NONE, WB_SLOT_CLEAN, &wb->clean_lru);
+  wb_slot_t *filled = new_entry(wb, slot, lpn, WB_NONE, WB_SLOT_CLEAN, &wb->clean_lru, false);
   filled->filling = 0;
   filled->request_pages = 0;
   filled->flags = 0;

@@ -110,6 +110,12 @@ uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint
                   bool *hit);
 void wb_filled(write_buffer_t *wb, uint32_t slot);
 
+/* A rewrite of `lpn` (WB_ENTRY_REWRITE: the FTL moves data it read to another page): a DIRTY
+ * entry at the dirty LRU's least recent end, the next to leave, in a free slot or the least
+ * recent clean one's. The caller copies the data in before anything else runs (the slot is not
+ * filling). WB_NONE when a copy of the LPN is buffered already or no slot is free or clean. */
+uint32_t wb_rewrite(write_buffer_t *wb, uint32_t lpn);
+
 /* Whether a DIRTY slot may be programmed now: its data is in and no older copy of its LPN is
  * still in flight. */
 bool wb_eligible(const write_buffer_t *wb, uint32_t slot);

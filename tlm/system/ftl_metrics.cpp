@@ -40,6 +40,8 @@ const std::vector<Ratio>& ratios() {
       {"host_reads_lsb_fraction", {"host_reads_by_page_type.lsb"}, {"host_reads_by_page_type."}},
       // Firmware cycles the GC victim policy spends per victim set it chooses.
       {"gc.cycles_per_selection", {"gc.select_cycles"}, {"gc.selections"}},
+      // Firmware cycles the write buffer's grouping policy spends per wordline it programs.
+      {"fsp.cycles_per_flush", {"fsp.select_cycles", "fsp.commit_cycles"}, {"cache.flushes"}},
   };
   return kRatios;
 }

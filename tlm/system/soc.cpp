@@ -113,6 +113,11 @@ void check_ftl(const SocConfig& config) {
         "region",
         ftl.ftl_gc_victim == BOOT_GC_VICTIM_2R_GREEDY ? "2r_greedy" : "2r_fifo"));
   }
+  if (ftl.ftl_fsp_policy == BOOT_FSP_RL &&
+      config.nand.cell != static_cast<uint32_t>(NandCell::kQlc)) {
+    throw std::runtime_error(
+        "ftl.fsp.policy = rl needs nand.cell = qlc: its actions are the four QLC page types");
+  }
   if (ftl.ftl_gc_background_free >= config.nand.blocks) {
     throw std::runtime_error(fmt::format(
         "ftl.gc.background_free = {} must be below nand.blocks = {} (blocks per plane, one "

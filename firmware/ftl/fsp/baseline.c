@@ -16,4 +16,4 @@ static uint32_t baseline_select(const write_buffer_t *wb, uint32_t count,
   return picked;
 }
 
-const grouping_policy_t grouping_policy_baseline = {"baseline", 0, 0, baseline_select, 0};
+const grouping_policy_t grouping_policy_baseline = {"baseline", 0, 0, baseline_select, 0, 0};

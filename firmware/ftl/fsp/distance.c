@@ -50,4 +50,4 @@ static bool distance_init(const policy_env_t *env) {
 }
 
 const grouping_policy_t grouping_policy_distance = {"distance", distance_init, 0,
-                                                    distance_select, 0};
+                                                    distance_select, 0, 0};

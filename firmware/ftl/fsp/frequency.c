@@ -4,8 +4,11 @@
  * bins; types past MSB on cells of more bits take the MSB class). The oldest candidate always
  * goes (the LRU order must advance): to the first free position of its type; every other
  * position takes the oldest candidate of its type, and what is left the oldest of the rest.
- * With fewer candidates than positions it is the baseline's choice. The paper's immediate-
- * refresh rewrite of hot data read from slow pages is not here yet. */
+ * With fewer candidates than positions it is the baseline's choice.
+ * Immediate refresh: a host read from a CMSB or MSB page of data whose read bin was already the
+ * highest brings it back into the buffer at the eviction end, and its wordline is formed at once
+ * (ftl/buffer_flush.h). The trigger is the read count alone, less strict than the RL policy's,
+ * which also asks for a read in the current episode (the paper, section IV-D2). */
 #include <stddef.h>
 
 #include "ftl/fsp/access_history.h"
@@ -55,29 +58,27 @@ static uint32_t frequency_select(const write_buffer_t *wb, uint32_t count,
 }
 
 static void frequency_committed(const write_buffer_t *wb, const grouping_choice_t *choice) {
-  for (uint32_t position = 0; position < choice->positions; ++position) {
-    uint32_t slot = choice->slots[position];
-    if (slot != WB_NONE) {
-      const wb_slot_t *written = &wb->slots[slot];
-      access_history_written(&frequency.history, written->lpn,
-                             position % frequency.window.bits_per_cell,
-                             written->request_pages <= 1u);
-    }
-  }
+  access_history_programmed(&frequency.history, wb, choice->slots, choice->positions,
+                            frequency.window.bits_per_cell);
+}
+
+static bool frequency_rewrite_wanted(uint32_t lpn, uint32_t page_type) {
+  return page_type >= 2u && access_history_read_bin(&frequency.history, lpn) == 3u;
 }
 
 static void frequency_hear(const policy_event_t *event) {
   access_history_read(&frequency.history, event->lpn);
 }
 
-static const policy_listener_t frequency_listener = {POLICY_EVENT_BIT(POLICY_HOST_READ),
-                                                     frequency_hear};
+static const policy_listener_t frequency_listener = {
+    POLICY_EVENT_BIT(POLICY_HOST_READ) | POLICY_EVENT_BIT(POLICY_HOST_READ_HIT), frequency_hear};
 
 static bool frequency_init(const policy_env_t *env) {
   arena_t *arena = env->dram != NULL ? env->dram : env->sram;
-  return access_history_init(&frequency.history, env->lpn_count, arena) &&
+  return access_history_init(&frequency.history, env->lpn_count, 0, arena) &&
          grouping_window_init(&frequency.window, env);
 }
 
 const grouping_policy_t grouping_policy_frequency = {
-    "frequency", frequency_init, &frequency_listener, frequency_select, frequency_committed};
+    "frequency",         frequency_init,     &frequency_listener, frequency_select,
+    frequency_committed, frequency_rewrite_wanted};

@@ -38,10 +38,17 @@ typedef struct grouping_policy {
   /* The choice `select` made last is being programmed, its slots still in the buffer (NULL:
    * the policy keeps no record of what it wrote). */
   void (*committed)(const write_buffer_t *wb, const grouping_choice_t *choice);
+  /* A host read of `lpn` from a page of `page_type` is being issued: whether its data should
+   * come back into the buffer as a rewrite (hot data on a slow page; the paper's rewrite
+   * module), judged on what the policy knew before this read. The rewrite enters the buffer
+   * dirty at the eviction end, and a wordline is formed at once (ftl/buffer_flush.h). NULL:
+   * the policy never rewrites. */
+  bool (*rewrite_wanted)(uint32_t lpn, uint32_t page_type);
 } grouping_policy_t;
 
 extern const grouping_policy_t grouping_policy_baseline;
 extern const grouping_policy_t grouping_policy_frequency;
 extern const grouping_policy_t grouping_policy_distance;
+extern const grouping_policy_t grouping_policy_rl;
 
 #endif

@@ -30,7 +30,7 @@ TEST(AccessHistory, ReadsSaturateTheBinsFollowAndWritesKeepTheReads) {
   arena_t arena;
   arena_init(&arena, memory, sizeof memory, FW_STATS_LOCATION_DRAM);
   access_history_t history;
-  ASSERT_TRUE(access_history_init(&history, kLpns, &arena));
+  ASSERT_TRUE(access_history_init(&history, kLpns, 0, &arena));
   const uint32_t expected_bins[] = {0, 0, 1, 1, 2, 2, 3, 3, 3, 3};
   for (uint32_t reads = 0; reads < 10; ++reads) {
     EXPECT_EQ(access_history_reads(&history, 7), std::min(reads, ACCESS_HISTORY_MAX_READS));
@@ -47,7 +47,7 @@ TEST(AccessHistory, ReadsSaturateTheBinsFollowAndWritesKeepTheReads) {
   EXPECT_EQ(access_history_page_type(&history, 7), 1u);
   EXPECT_FALSE(access_history_small(&history, 7));
   EXPECT_EQ(access_history_reads(&history, 8), 0u) << "its neighbour is untouched";
-  EXPECT_FALSE(access_history_init(&history, kLpns, &arena)) << "no room for a second";
+  EXPECT_FALSE(access_history_init(&history, kLpns, 0, &arena)) << "no room for a second";
 }
 
 struct GroupingTest : ::testing::Test {

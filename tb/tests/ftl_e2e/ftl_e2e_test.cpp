@@ -314,17 +314,19 @@ TEST(TwoRegion, OneRegionContradictsTwoRegionPolicies) {
 
 // Read-skewed mixed traffic on a QLC device with a 128-page buffer in DRAM: zipf 1.0 reads and
 // writes of one 8 MiB set, then all of it read back.
-E2eRun run_grouping(const std::string& policy) {
+E2eRun run_grouping(const std::string& policy, const std::string& overrides = "",
+                    const std::string& tag = "") {
   const uint64_t set = 8 << 20;
   return run_scenario(
-      "grouping_" + policy,
+      "grouping_" + policy + tag,
       device_yaml("ideal") + "dram: {size: 16MiB}\n" +
           "ftl: {write_buffer: {pages: 128, location: dram}, fsp: {policy: " + policy + "}}\n" +
           fill_then_verify(set, stream_phase("mix", requests(30000),
                                              fmt::format("pattern: zipf, alpha: 1.0, "
                                                          "read_fraction: 0.7, size: 8KiB, "
                                                          "queue_depth: 16, working_set: {}",
-                                                         set))));
+                                                         set))),
+      overrides);
 }
 
 class GroupingPolicy : public testing::TestWithParam<const char*> {};
@@ -336,7 +338,49 @@ TEST_P(GroupingPolicy, RunsCleanWithTheOracle) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, GroupingPolicy,
-                         testing::Values("baseline", "frequency", "distance"));
+                         testing::Values("baseline", "frequency", "distance", "rl"));
+
+uint64_t counter(const nlohmann::json& phase_stats, const std::string& path) {
+  return phase_stats.at(nlohmann::json::json_pointer(path)).get<uint64_t>();
+}
+
+// The paper's point on a small read-skewed run: the RL policy learns to put hot data on LSB
+// pages more than the LRU order does, and the same seed gives the same run.
+TEST(RlGrouping, PutsMoreReadsOnLsbPagesThanTheBaselineAndIsDeterministic) {
+  const E2eRun baseline = run_grouping("baseline");
+  const E2eRun rl = run_grouping("rl");
+  const E2eRun again = run_grouping("rl", "", "_again");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(rl));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(again));
+  const nlohmann::json& learned = phase(rl, 1);
+  EXPECT_GT(learned["host_reads_lsb_fraction"].get<double>(),
+            phase(baseline, 1)["host_reads_lsb_fraction"].get<double>() * 1.15);
+  EXPECT_GT(counter(learned, "/fsp/rl/episodes"), 4u) << "past the exploring episodes";
+  EXPECT_GT(counter(learned, "/fsp/rl/rewarded_steps"), 0u);
+  EXPECT_GT(counter(learned, "/cache/rewrites"), 0u);
+  EXPECT_GT(counter(learned, "/fsp/select_cycles"), 0u);
+  EXPECT_EQ(rl.stats["ftl"]["phases"], again.stats["ftl"]["phases"]);
+  EXPECT_EQ(rl.stats["host"]["oracle"], again.stats["host"]["oracle"]);
+}
+
+TEST(RlGrouping, FrequencyRewritesHotDataUnlessTheRewriteModuleIsOff) {
+  const E2eRun on = run_grouping("frequency", "", "_rewrite");
+  const E2eRun off = run_grouping("frequency", "--set ftl.fsp.rewrite=false", "_no_rewrite");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(on));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(off));
+  EXPECT_GT(counter(phase(on, 1), "/cache/rewrites"), 0u);
+  EXPECT_EQ(counter(phase(off, 1), "/cache/rewrites"), 0u);
+  EXPECT_GT(counter(phase(on, 1), "/pages_programmed/host"),
+            counter(phase(off, 1), "/pages_programmed/host"))
+      << "rewrites are programmed as host data";
+}
+
+TEST(RlGrouping, NeedsQlc) {
+  const E2eRun run = run_grouping("rl", "--set nand.cell=tlc", "_tlc");
+  EXPECT_NE(run.process.exit_code, 0);
+  EXPECT_TRUE(contains(run.process.output, "ftl.fsp.policy = rl needs nand.cell = qlc"))
+      << run.process.output;
+}
 
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a
 // 1 MiB working set. With clean entries and a high flush watermark nearly every page access hits

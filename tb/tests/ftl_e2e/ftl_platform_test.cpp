@@ -224,7 +224,7 @@ TEST(FtlConfigErrors, RangesAndNamesComeFromTheRegistry) {
   const test::SsdsimRun victim = run_ssdsim("--set ftl.gc.victim=oldest --memory-map");
   EXPECT_EQ(victim.exit_code, 2) << victim.output;
   EXPECT_TRUE(contains(victim.output, "greedy")) << victim.output;
-  const test::SsdsimRun fsp = run_ssdsim("--set ftl.fsp.policy=rl --memory-map");
+  const test::SsdsimRun fsp = run_ssdsim("--set ftl.fsp.policy=oracle --memory-map");
   EXPECT_EQ(fsp.exit_code, 2) << fsp.output;
   EXPECT_TRUE(contains(fsp.output, "baseline")) << fsp.output;
 }
