@@ -1,5 +1,7 @@
 #include "ftl/policy.h"
 
+#include <stddef.h>
+
 uint32_t policy_events_heard;
 
 static struct {
@@ -28,4 +30,9 @@ void policy_emit(const policy_event_t *event) {
       table.listeners[i]->hear(event);
     }
   }
+}
+
+void *policy_alloc_near(const policy_env_t *env, const char *name, uint32_t bytes) {
+  void *near = arena_alloc(env->sram, name, bytes);
+  return near != NULL || env->dram == NULL ? near : arena_alloc(env->dram, name, bytes);
 }

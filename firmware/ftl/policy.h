@@ -26,6 +26,11 @@ typedef struct policy_env {
   uint32_t lpn_count;
 } policy_env_t;
 
+/* Memory for a small structure the policy touches on every decision: SRAM, or DRAM when SRAM has
+ * no room (the core waits the DRAM latency on each access: it has no data cache). NULL when
+ * neither has room. Large per-LPN tables belong in DRAM (env->dram) from the start. */
+void *policy_alloc_near(const policy_env_t *env, const char *name, uint32_t bytes);
+
 typedef enum policy_event_kind {
   POLICY_STRIPE_OPENED = 0,    /* stripe, stream */
   POLICY_STRIPE_FULL = 1,      /* stripe, stream: every program allocated */

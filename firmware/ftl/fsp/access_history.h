@@ -88,10 +88,12 @@ static inline uint32_t access_history_reads(const access_history_t *history, uin
   return history->entries[lpn] & 7u;
 }
 
-/* The paper's long-term bin: 0 for 0-1 reads, 1 for 2-3, 2 for 4-5, 3 for more. */
+/* The paper's long-term bin of a read count: 0 for 0-1 reads, 1 for 2-3, 2 for 4-5, 3 for
+ * more. */
+static inline uint32_t access_history_bin(uint32_t reads) { return reads > 5u ? 3u : reads >> 1; }
+
 static inline uint32_t access_history_read_bin(const access_history_t *history, uint32_t lpn) {
-  uint32_t reads = access_history_reads(history, lpn);
-  return reads > 5u ? 3u : reads >> 1;
+  return access_history_bin(access_history_reads(history, lpn));
 }
 
 static inline uint32_t access_history_page_type(const access_history_t *history, uint32_t lpn) {

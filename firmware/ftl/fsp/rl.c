@@ -129,17 +129,15 @@ void rl_group(const uint8_t *actions, uint32_t found, uint32_t count, uint8_t *t
 static uint32_t rl_select(const write_buffer_t *wb, uint32_t count, grouping_choice_t *choice) {
   grouping_window_t *window = &rl.window;
   uint32_t found;
-  bool enough = grouping_window_start(window, wb, count, choice, &found);
-  for (uint32_t i = 0; i < found; ++i) {
-    rl.states[i] = (uint8_t)rl_state(&rl.history, &wb->slots[window->slots[i]]);
-  }
-  if (!enough) {
+  if (!grouping_window_start(window, wb, count, choice, &found)) {
     for (uint32_t position = 0; position < choice->positions; ++position) {
-      rl.chosen_states[position] = rl.states[position];
+      rl.chosen_states[position] =
+          (uint8_t)rl_state(&rl.history, &wb->slots[choice->slots[position]]);
     }
     return choice->positions;
   }
   for (uint32_t i = 0; i < found; ++i) {
+    rl.states[i] = (uint8_t)rl_state(&rl.history, &wb->slots[window->slots[i]]);
     rl.actions[i] = (uint8_t)decide(rl.states[i]);
   }
   uint32_t position[GROUPING_MAX_PAGES];
@@ -243,13 +241,14 @@ static bool rl_init(const policy_env_t *env) {
       !grouping_window_init(&rl.window, env)) {
     return false;
   }
-  rl.q = (q_table_t *)arena_alloc(arena, "rl_q_table", sizeof(q_table_t));
-  rl.latency = (read_latency_t *)arena_alloc(arena, "rl_read_latency", sizeof(read_latency_t));
+  rl.q = (q_table_t *)policy_alloc_near(env, "rl_q_table", sizeof(q_table_t));
+  rl.latency =
+      (read_latency_t *)policy_alloc_near(env, "rl_read_latency", sizeof(read_latency_t));
   rl.episode_steps = boot->ftl_fsp_rl_episode_steps;
-  rl.log = (rl_step_t *)arena_alloc(arena, "rl_episode_log",
-                                    rl.episode_steps * (uint32_t)sizeof(rl_step_t));
-  rl.states = (uint8_t *)arena_alloc(arena, "rl_states", rl.window.capacity);
-  rl.actions = (uint8_t *)arena_alloc(arena, "rl_actions", rl.window.capacity);
+  rl.log = (rl_step_t *)policy_alloc_near(env, "rl_episode_log",
+                                          rl.episode_steps * (uint32_t)sizeof(rl_step_t));
+  rl.states = (uint8_t *)policy_alloc_near(env, "rl_states", rl.window.capacity);
+  rl.actions = (uint8_t *)policy_alloc_near(env, "rl_actions", rl.window.capacity);
   if (rl.q == NULL || rl.latency == NULL || rl.log == NULL || rl.states == NULL ||
       rl.actions == NULL) {
     return false;

@@ -13,13 +13,14 @@
  * episode (bit 4), small request (bit 3; a rewrite keeps its writer's, from the history), partial
  * data (bit 2), the page type its LPN was last written to (bits 0-1). */
 static inline uint32_t rl_state(const access_history_t *history, const wb_slot_t *entry) {
-  uint32_t lpn = entry->lpn;
-  bool small_request = (entry->flags & WB_ENTRY_REWRITE) != 0 ? access_history_small(history, lpn)
+  /* One read of the history's byte (in DRAM: each access waits its latency). */
+  uint32_t byte = history->entries[entry->lpn];
+  uint32_t bin = access_history_bin(byte & 7u);
+  bool small_request = (entry->flags & WB_ENTRY_REWRITE) != 0 ? (byte >> 5 & 1u) != 0
                                                                : entry->request_pages <= 1u;
-  return access_history_read_bin(history, lpn) << 5 |
-         (access_history_short_term(history, lpn) ? 1u : 0u) << 4 |
+  return bin << 5 | ((byte & ACCESS_HISTORY_SHORT_TERM) != 0 ? 1u : 0u) << 4 |
          (small_request ? 1u : 0u) << 3 | ((entry->flags & WB_ENTRY_PARTIAL) != 0 ? 1u : 0u) << 2 |
-         access_history_page_type(history, lpn);
+         (byte >> 3 & 3u);
 }
 
 /* The group module: places `found` candidates (oldest first, their decided page types in

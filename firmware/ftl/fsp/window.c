@@ -7,9 +7,8 @@ bool grouping_window_init(grouping_window_t *window, const policy_env_t *env) {
   uint32_t capacity = env->wb->slot_count * env->boot->ftl_fsp_window / 100u;
   window->capacity = capacity > pages ? capacity : pages;
   window->bits_per_cell = env->blocks->geometry.bits_per_cell;
-  arena_t *arena = env->dram != NULL ? env->dram : env->sram;
-  window->slots = (uint32_t *)arena_alloc(arena, "fsp_window", window->capacity * 4u);
-  window->taken = (uint8_t *)arena_alloc(arena, "fsp_window_taken", window->capacity);
+  window->slots = (uint32_t *)policy_alloc_near(env, "fsp_window", window->capacity * 4u);
+  window->taken = (uint8_t *)policy_alloc_near(env, "fsp_window_taken", window->capacity);
   return window->slots != NULL && window->taken != NULL;
 }
 
