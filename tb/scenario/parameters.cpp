@@ -168,8 +168,9 @@ Parameter multiple_of(uint64_t multiple, Parameter p) {
   return p;
 }
 
+// An instruction takes a cycle at least: zero-cycle instructions would never end the core's batch.
 Parameter cost(const char* name, const char* description, FieldRef (*field)(Scenario&)) {
-  return count(std::string("cpu.cost.") + name, "cycles", 0, 1000, description, field);
+  return count(std::string("cpu.cost.") + name, "cycles", 1, 1000, description, field);
 }
 
 // ---- Builders of record parameters (workload phases and streams) -------------------------------
@@ -241,7 +242,8 @@ std::vector<Parameter> build_registry() {
       cost("csr", "CSR access", SSDVP_FIELD(soc.cpu.cost.csr)),
       cost("atomic", "LR/SC and AMO", SSDVP_FIELD(soc.cpu.cost.atomic)),
       cost("fence", "fence, fence.i", SSDVP_FIELD(soc.cpu.cost.fence)),
-      cost("misaligned", "extra per split misaligned access", SSDVP_FIELD(soc.cpu.cost.misaligned)),
+      count("cpu.cost.misaligned", "cycles", 0, 1000, "extra per split misaligned access",
+            SSDVP_FIELD(soc.cpu.cost.misaligned)),
       cost("trap", "trap entry and mret", SSDVP_FIELD(soc.cpu.cost.trap)),
       // F extension (defaults: a simple embedded FPU, see tlm/cpu/cpu_if.h)
       cost("fpu", "float add/sub/mul, conversion, compare, sign injection, move (flw/fsw: load/store)",

@@ -22,6 +22,10 @@ namespace ssdvp {
 namespace {
 
 constexpr const char* kSweepKey = "sweep";
+// Each point of a sweep is a run in a child process: no real sweep comes near this many. The
+// limit keeps a mistyped sweep from exhausting memory before the first run, and the product of
+// the axes' lengths from overflowing.
+constexpr size_t kMaxSweepPoints = 10'000;
 
 std::string join_key(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
@@ -253,7 +257,16 @@ class ScenarioResolver {
     // Lists cannot be swept, so every point has the records the base has.
     for (const SweepAxis& axis : axes_) check_indices(axis.where, axis.key);
     size_t points = 1;
-    for (const SweepAxis& axis : axes_) points *= axis.values.size();
+    for (const SweepAxis& axis : axes_) {
+      if (axis.values.size() > kMaxSweepPoints / points) {
+        std::vector<size_t> lengths;
+        for (const SweepAxis& each : axes_) lengths.push_back(each.values.size());
+        throw_scenario_error(axis.where, join_key(kSweepKey, axis.key.shown),
+                             fmt::format("{} points are more than the {} runs a sweep may have",
+                                         fmt::join(lengths, " x "), kMaxSweepPoints));
+      }
+      points *= axis.values.size();
+    }
     std::vector<Scenario> scenarios;
     scenarios.reserve(points);
     std::set<std::string> given = given_;

@@ -42,7 +42,7 @@ class BusInterface {
 // Loads and stores add the target memory's latency on top of their class cost (flw and fsw
 // included). The floating-point defaults are those of a simple embedded single-precision FPU,
 // the Cortex-M4F's: add/sub/mul/convert/compare/move 1 cycle, fused multiply-add 3, divide and
-// square root 14 (iterative).
+// square root 14 (iterative). Every cost but `misaligned` is at least 1 (Core checks it).
 struct InstructionCosts {
   uint32_t alu = 1;
   uint32_t branch_taken = 3;

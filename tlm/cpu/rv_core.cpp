@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 
 #include "tlm/cpu/rv_csr.h"
 #include "tlm/cpu/rv_decode_cache.h"
@@ -1021,6 +1022,20 @@ Core::Core(uint32_t hart_id, BusInterface& bus, Reservations& reservations,
   if (hart_id >= Reservations::kMaxHarts) {
     throw std::runtime_error(fmt::format("RISC-V core: hart id {} out of range 0..{}", hart_id,
                                          Reservations::kMaxHarts - 1));
+  }
+  // A batch of instructions costing no cycle would never reach its budget: the hart would hang
+  // its simulation. Only the misaligned cost, on top of a load's or a store's, may be 0.
+  const std::pair<const char*, uint32_t> instruction_costs[] = {
+      {"alu", costs.alu}, {"branch_taken", costs.branch_taken},
+      {"branch_not_taken", costs.branch_not_taken}, {"jump", costs.jump}, {"load", costs.load},
+      {"store", costs.store}, {"mul", costs.mul}, {"div", costs.div}, {"csr", costs.csr},
+      {"atomic", costs.atomic}, {"fence", costs.fence}, {"trap", costs.trap}, {"fpu", costs.fpu},
+      {"fdiv", costs.fdiv}, {"fsqrt", costs.fsqrt}, {"fma", costs.fma}};
+  for (const auto& [name, cost] : instruction_costs) {
+    if (cost == 0) {
+      throw std::runtime_error(fmt::format(
+          "RISC-V core: cost of {} is 0 cycles; every instruction takes at least 1", name));
+    }
   }
 }
 

@@ -123,9 +123,10 @@ HostRequest TraceReplay::to_request(const TraceRecord& record) {
                                "exceeds the simulator's 2^64 ps",
                                picoseconds_text(since_first), stream_.time_scale));
     }
+    // roundl, not llroundl: a scaled time from 2^63 ps up does not fit a signed 64-bit integer.
     request.arrival_ps = stream_.time_scale == 1.0
                              ? static_cast<uint64_t>(since_first)
-                             : static_cast<uint64_t>(std::llroundl(scaled));
+                             : static_cast<uint64_t>(std::roundl(scaled));
   }
   seen_first_ = true;
 

@@ -234,8 +234,10 @@ std::vector<ElfSymbol> read_symbols(const ElfBytes& elf) {
 
 }  // namespace
 
-ElfImage ElfImage::load(const std::string& path) {
-  const ElfBytes elf(path, read_file(path));
+ElfImage ElfImage::load(const std::string& path) { return parse(path, read_file(path)); }
+
+ElfImage ElfImage::parse(const std::string& path, std::vector<uint8_t> bytes) {
+  const ElfBytes elf(path, std::move(bytes));
   check_header(elf);
 
   ElfImage image;

@@ -29,6 +29,8 @@ class ElfImage {
   // Throws std::runtime_error naming the file for: a missing or unreadable file, not an ELF,
   // a 64-bit or big-endian ELF, a machine other than RISC-V, not an executable, truncated headers.
   static ElfImage load(const std::string& path);
+  // The same checks on the contents of a file already read; `path` names it in errors.
+  static ElfImage parse(const std::string& path, std::vector<uint8_t> bytes);
 
   const std::string& path() const { return path_; }
   uint32_t entry() const { return entry_; }

@@ -82,6 +82,7 @@ DirectRegion TestBus::direct_region(uint32_t addr) {
 }
 
 void TestBus::load(uint32_t addr, const std::vector<uint8_t>& bytes) {
+  if (bytes.empty()) return;  // memcpy may not be given the null data() of an empty vector
   uint8_t* target = storage(addr, static_cast<uint32_t>(bytes.size()));
   if (target == nullptr) throw std::runtime_error(fmt::format("no test memory at {:#x}", addr));
   std::memcpy(target, bytes.data(), bytes.size());

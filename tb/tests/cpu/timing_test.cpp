@@ -154,6 +154,27 @@ TEST_F(TimingTest, BudgetEndsAtTheFirstBoundaryAtOrAfterIt) {
   EXPECT_EQ(core.pc(), kAt + 12);
 }
 
+// Found by fuzz/rv_core_fuzzer: with jump costing 0 cycles, `j .` never ended the batch.
+TEST(InstructionCostsTest, EveryInstructionTakesACycleAtLeast) {
+  TestBus bus;
+  Reservations reservations;
+  InstructionCosts costs;
+  costs.jump = 0;
+  try {
+    Core core(0, bus, reservations, costs);
+    ADD_FAILURE() << "a zero jump cost was accepted";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(),
+                 "RISC-V core: cost of jump is 0 cycles; every instruction takes at least 1");
+  }
+  costs.jump = 1;
+  costs.misaligned = 0;  // on top of a load's or store's own cost
+  Core core(0, bus, reservations, costs);
+  core.reset(TestBus::kRamBase);
+  bus.poke32(TestBus::kRamBase, jal(zero, 0));
+  EXPECT_EQ(core.run(100), StopReason::kBudget);
+}
+
 TEST_F(TimingTest, ProfileCountsCyclesPerInstructionAddress) {
   Program p = program();
   p << addi(a0, a0, 1) << mul(a1, a0, a0) << c_addi(a2, 1) << jal(zero, -10);

@@ -73,10 +73,10 @@ TEST(ParameterValues, FrequenciesTakeHertzUnits) {
 }
 
 TEST(ParameterValues, CountsArePlainNonNegativeIntegers) {
-  EXPECT_EQ(parse_number("cpu.cost.div", "34"), 34u);
-  EXPECT_EQ(parse_number("cpu.cost.div", "0"), 0u);
+  EXPECT_EQ(parse_number("cpu.cost.misaligned", "34"), 34u);
+  EXPECT_EQ(parse_number("cpu.cost.misaligned", "0"), 0u);
   for (const char* bad : {"-1", "1.5", "3cycles", "0x10", "", "ten"}) {
-    const std::string error = parse_error("cpu.cost.div", bad);
+    const std::string error = parse_error("cpu.cost.misaligned", bad);
     EXPECT_NE(error.find("not a non-negative integer"), std::string::npos) << bad << ": " << error;
     EXPECT_NE(error.find("allowed 0..1000"), std::string::npos) << error;
   }

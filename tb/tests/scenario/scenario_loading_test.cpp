@@ -231,6 +231,12 @@ TEST(ScenarioErrors, OutOfRangeInTheKeysUnits) {
   const std::string sram = load_error("sram:\n  size: 8KiB\n");
   EXPECT_TRUE(contains(sram, "t.yaml:2:9: sram.size")) << sram;
   EXPECT_TRUE(contains(sram, "allowed 16KiB..256MiB")) << sram;
+  // An instruction takes a cycle at least (fuzz/rv_core_fuzzer hung on zero-cycle jumps); only
+  // the misaligned cost, on top of a load's or store's, may be 0.
+  const std::string jump = load_error("cpu:\n  cost: {jump: 0}\n");
+  EXPECT_TRUE(contains(jump, "t.yaml:2:16: cpu.cost.jump: '0' is out of range; allowed 1..1000"))
+      << jump;
+  EXPECT_EQ(load_error("cpu:\n  cost: {misaligned: 0}\n"), "");
 }
 
 TEST(ScenarioErrors, BadEnumListsTheNames) {
@@ -257,6 +263,18 @@ TEST(ScenarioErrors, SweepOverUnknownKeyOrEmptyList) {
   EXPECT_TRUE(contains(scalar, "sweep.sram.size: expected a list of values")) << scalar;
   const std::string bad_value = load_error("sweep:\n  sram.size: [1MiB,\n    3KiB]\n");
   EXPECT_TRUE(contains(bad_value, "t.yaml:3:5: sram.size: '3KiB' is out of range")) << bad_value;
+}
+
+// A sweep of 40^4 points ran fuzz/scenario_fuzzer out of memory before the first run.
+TEST(ScenarioErrors, SweepOfMoreThanTenThousandPoints) {
+  std::string values;
+  for (int div = 1; div <= 40; ++div) values += (div > 1 ? ", " : "") + std::to_string(div);
+  const std::string yaml = "sweep:\n  cpu.cost.div: [" + values + "]\n  cpu.cost.mul: [" +
+                           values + "]\n  cpu.cost.alu: [" + values + "]\n";
+  const std::string error = load_error(yaml);
+  EXPECT_TRUE(contains(error, "t.yaml:4:3: sweep.cpu.cost.alu: 40 x 40 x 40 points are more "
+                              "than the 10000 runs a sweep may have"))
+      << error;
 }
 
 TEST(ScenarioErrors, MalformedAndInvalidOverrides) {

@@ -94,6 +94,14 @@ TEST_F(TraceFiles, DiskSimFieldsAndTimestamps) {
   EXPECT_EQ(replay(config)[1].arrival_ps, 500'250u);
 }
 
+TEST_F(TraceFiles, ScaledArrivalsKeepTheirValuePastTheSigned64BitRange) {
+  // 5 * 10^18 ps after the first request, doubled: 10^19 ps, beyond 2^63 and below 2^64.
+  StreamConfig config = stream("disksim", "0 0 8 8 1\n5000000000000000 0 8 8 1\n");
+  config.follow_timestamps = true;
+  config.time_scale = 2.0;
+  EXPECT_EQ(replay(config)[1].arrival_ps, 10'000'000'000'000'000'000u);
+}
+
 TEST_F(TraceFiles, MsrCambridgeCsv) {
   StreamConfig config = stream("msr",
                                "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n"

@@ -1,0 +1,11 @@
+// The SNIA SPC CSV trace parser (UMass Financial, WebSearch), through TraceReplay
+// (fuzz/trace_replay_fuzz.h).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz/trace_replay_fuzz.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  ssdvp::fuzz::replay_trace("spc", data, size);
+  return 0;
+}
