@@ -1,5 +1,6 @@
 // Policy events (firmware/ftl/policy.h): a listener hears the kinds it subscribed to, nothing
-// else, and the mask tells the FTL whether anybody listens.
+// else, and the mask tells the FTL whether anybody listens. Policies' small structures go to
+// SRAM first.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -45,6 +46,25 @@ TEST(PolicyEvents, TheListenerTableRefusesOneTooMany) {
   for (uint32_t i = 0; i < POLICY_MAX_LISTENERS; ++i) ASSERT_TRUE(policy_listen(&listener));
   EXPECT_FALSE(policy_listen(&listener));
   policy_listeners_reset();
+}
+
+TEST(PolicyMemory, SmallStructuresTakeSramThenDramThenNothing) {
+  alignas(8) static uint8_t sram_bytes[256], dram_bytes[256];
+  arena_t sram, dram;
+  arena_init(&sram, sram_bytes, sizeof sram_bytes, FW_STATS_LOCATION_SRAM);
+  arena_init(&dram, dram_bytes, sizeof dram_bytes, FW_STATS_LOCATION_DRAM);
+  policy_env_t env{};
+  env.sram = &sram;
+  env.dram = &dram;
+  uint8_t* first = static_cast<uint8_t*>(policy_alloc_near(&env, "first", 200));
+  EXPECT_TRUE(first >= sram_bytes && first < sram_bytes + sizeof sram_bytes);
+  uint8_t* second = static_cast<uint8_t*>(policy_alloc_near(&env, "second", 200));
+  EXPECT_TRUE(second >= dram_bytes && second < dram_bytes + sizeof dram_bytes)
+      << "SRAM is full: DRAM";
+  EXPECT_EQ(policy_alloc_near(&env, "third", 200), nullptr) << "neither has room";
+  env.dram = nullptr;
+  EXPECT_EQ(policy_alloc_near(&env, "fourth", 200), nullptr) << "no DRAM to fall back on";
+  EXPECT_NE(policy_alloc_near(&env, "fifth", 16), nullptr) << "what still fits SRAM";
 }
 
 }  // namespace
