@@ -23,7 +23,6 @@ each run writes --scale times the logical capacity. Over-provisioning is the pap
 import argparse
 import json
 import math
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -127,13 +126,7 @@ def run_point(ssdsim, out, point):
     directory.mkdir(parents=True, exist_ok=True)
     config = directory / "scenario.yaml"
     config.write_text(json.dumps(point["scenario"], indent=1))  # JSON is YAML
-    started = time.time()
-    result = subprocess.run([ssdsim, str(config), "--out", str(directory)],
-                            capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{point['name']}: ssdsim failed ({result.returncode}):\n"
-                           f"{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
-    return point, directory, time.time() - started
+    return point, directory, ssdvp_results.run_ssdsim(ssdsim, config, directory, point["name"])
 
 
 MEASURED = "measure"  # the phase of the measured writes

@@ -154,22 +154,10 @@ def run_point(ssdsim, out, point, resume):
         if done["outcome"]["outcome"] == "workload_done":
             return point, directory, done["simulator"]["wall_seconds"]
     config.write_text(text)
-    started = time.time()
-    result = subprocess.run([ssdsim, str(config), "--out", str(directory)],
-                            capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{point['name']}: ssdsim failed ({result.returncode}):\n"
-                           f"{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
-    return point, directory, time.time() - started
+    return point, directory, ssdvp_results.run_ssdsim(ssdsim, config, directory, point["name"])
 
 
-def lookup(tree, path):
-    """A metric by dotted path, None when absent (counters being added to the firmware)."""
-    for key in path.split("."):
-        if not isinstance(tree, dict) or key not in tree:
-            return None
-        tree = tree[key]
-    return tree
+lookup = ssdvp_results.lookup_or_none  # a metric by dotted path, None when absent
 
 
 def ratio(a, b):

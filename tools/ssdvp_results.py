@@ -16,7 +16,9 @@ import argparse
 import csv
 import json
 import re
+import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -176,7 +178,7 @@ def table(runs: Iterable[Run], columns: Sequence[str]) -> list[dict[str, Any]]:
 
     E.g. "config.sram.size", "ftl.run.waf", "outcome.outcome", "scenario.sweep_label".
     """
-    return [{column: _lookup_or_none(run.stats, column) for column in columns} for run in runs]
+    return [{column: lookup_or_none(run.stats, column) for column in columns} for run in runs]
 
 
 def _lookup(tree: dict[str, Any], path: str, where: str) -> Any:
@@ -201,11 +203,24 @@ def _lookup(tree: dict[str, Any], path: str, where: str) -> Any:
     return node
 
 
-def _lookup_or_none(tree: dict[str, Any], path: str) -> Any:
+def lookup_or_none(tree: dict[str, Any], path: str) -> Any:
+    """The value at a dotted path, None when there is none (a metric a firmware lacks)."""
     try:
         return _lookup(tree, path, "")
     except MissingKeyError:
         return None
+
+
+def run_ssdsim(ssdsim: str | Path, config: Path, directory: Path, name: str) -> float:
+    """Runs one scenario into `directory`; answers its wall seconds. RuntimeError with the end
+    of ssdsim's output when it fails."""
+    started = time.time()
+    result = subprocess.run([str(ssdsim), str(config), "--out", str(directory)],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{name}: ssdsim failed ({result.returncode}):\n"
+                           f"{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
+    return time.time() - started
 
 
 def _read_stats(path: Path) -> dict[str, Any]:
@@ -281,7 +296,7 @@ def _format_run(run: Run, paths: Sequence[str]) -> str:
     spans = [(phase["name"], phase) for phase in ftl["phases"]] + [("(whole run)", ftl["run"])]
     grid = [["metric"] + [heading for heading, _ in spans]]
     for name in names or list(flatten(ftl["run"])):
-        grid.append([name] + [_format_value(_lookup_or_none(metrics, name))
+        grid.append([name] + [_format_value(lookup_or_none(metrics, name))
                               for _, metrics in spans])
     widths = [max(len(row[i]) for row in grid) for i in range(len(grid[0]))]
     for row in grid:

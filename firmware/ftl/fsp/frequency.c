@@ -27,16 +27,6 @@ static uint32_t frequency_type(uint32_t lpn) {
   return type < slowest ? type : slowest;
 }
 
-/* The first free position of `type` among [0, count), or WB_NONE. */
-static uint32_t free_position(const grouping_choice_t *choice, uint32_t count, uint32_t type) {
-  for (uint32_t position = type; position < count; position += frequency.window.bits_per_cell) {
-    if (choice->slots[position] == WB_NONE) {
-      return position;
-    }
-  }
-  return WB_NONE;
-}
-
 static uint32_t frequency_select(const write_buffer_t *wb, uint32_t count,
                                  grouping_choice_t *choice) {
   grouping_window_t *window = &frequency.window;
@@ -46,8 +36,8 @@ static uint32_t frequency_select(const write_buffer_t *wb, uint32_t count,
   }
   /* The oldest first, then the oldest candidate of each position's type. */
   for (uint32_t i = 0; i < found; ++i) {
-    uint32_t position =
-        free_position(choice, count, frequency_type(wb->slots[window->slots[i]].lpn));
+    uint32_t type = frequency_type(wb->slots[window->slots[i]].lpn);
+    uint32_t position = grouping_free_position(choice->slots, count, type, window->bits_per_cell);
     if (position != WB_NONE) {
       choice->slots[position] = window->slots[i];
       window->taken[i] = 1;

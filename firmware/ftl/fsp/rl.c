@@ -98,12 +98,10 @@ void rl_group(const uint8_t *actions, uint32_t found, uint32_t count, uint8_t *t
     taken[i] = 0;
   }
   for (uint32_t i = 0; i < found; ++i) {
-    for (uint32_t p = actions[i]; p < count; p += Q_TABLE_ACTIONS) {
-      if (position[p] == WB_NONE) {
-        position[p] = i;
-        taken[i] = 1;
-        break;
-      }
+    uint32_t p = grouping_free_position(position, count, actions[i], Q_TABLE_ACTIONS);
+    if (p != WB_NONE) {
+      position[p] = i;
+      taken[i] = 1;
     }
   }
   for (uint32_t p = 0; p < count; ++p) {

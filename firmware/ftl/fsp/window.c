@@ -38,6 +38,16 @@ bool grouping_window_start(grouping_window_t *window, const write_buffer_t *wb, 
   return enough;
 }
 
+uint32_t grouping_free_position(const uint32_t *slots, uint32_t count, uint32_t type,
+                                uint32_t types) {
+  for (uint32_t position = type; position < count; position += types) {
+    if (slots[position] == WB_NONE) {
+      return position;
+    }
+  }
+  return WB_NONE;
+}
+
 void grouping_window_fill_rest(grouping_window_t *window, uint32_t count,
                                grouping_choice_t *choice) {
   uint32_t next = 0;

@@ -27,6 +27,11 @@ bool grouping_window_init(grouping_window_t *window, const policy_env_t *env);
 bool grouping_window_start(grouping_window_t *window, const write_buffer_t *wb, uint32_t count,
                            grouping_choice_t *choice, uint32_t *found);
 
+/* The first position among [0, count) of page type `type` (positions p % types) that is still
+ * WB_NONE in `slots`, or WB_NONE. */
+uint32_t grouping_free_position(const uint32_t *slots, uint32_t count, uint32_t type,
+                                uint32_t types);
+
 /* Fills the positions still WB_NONE among [0, count) with the oldest candidates not taken. */
 void grouping_window_fill_rest(grouping_window_t *window, uint32_t count,
                                grouping_choice_t *choice);
