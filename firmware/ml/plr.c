@@ -3,7 +3,7 @@
 #include "lib/half.h"
 
 uint32_t plr_predict(const plr_segment_t *segment, uint32_t x) {
-  float offset = half_to_float(segment->slope) * (float)(x - segment->first_x);
+  float offset = half_to_float(segment->slope) * (float)(x - segment->base);
   int32_t rounded = (int32_t)(offset >= 0.0f ? offset + 0.5f : offset - 0.5f);
   return segment->intercept + (uint32_t)rounded;
 }
@@ -74,15 +74,22 @@ static bool spaced_by_slope(const plr_segment_t *segment, const uint32_t *x, uin
   return true;
 }
 
+/* Sets the intercept so that the segment predicts its first point exactly. */
+static void anchor_at_first(plr_segment_t *segment, uint32_t first_y) {
+  segment->intercept = 0;
+  segment->intercept = first_y - plr_predict(segment, segment->first_x);
+}
+
 /* Fits a segment from `first`, at most `points` of them (they fit the slope interval): answers
  * how many it covers. */
 static uint32_t fit_segment(const uint32_t *x, const uint32_t *y, uint32_t first, uint32_t points,
-                            uint32_t gamma, plr_segment_t *segment) {
+                            uint32_t gamma, uint32_t span, plr_segment_t *segment) {
   for (;;) {
     bound_t lo = {0, 1}, hi = {0, 1};
     points = fit_interval(x, y, first, first + points, gamma, gamma == 0, &lo, &hi);
     segment->first_x = x[first];
     segment->last_x = x[first + points - 1u];
+    segment->base = x[first] & ~(span - 1u);
     segment->intercept = y[first];
     segment->points = (uint16_t)points;
     segment->slope = 0;
@@ -91,12 +98,14 @@ static uint32_t fit_segment(const uint32_t *x, const uint32_t *y, uint32_t first
     }
     float middle = ((float)lo.num / (float)lo.den + (float)hi.num / (float)hi.den) * 0.5f;
     segment->slope = (uint16_t)(half_from_float(middle) & ~PLR_APPROXIMATE);
+    anchor_at_first(segment, y[first]);
     uint32_t miss = first_miss(segment, x, y, first, points, 0);
     if (miss == first + points && spaced_by_slope(segment, x, first, points)) {
       return points;
     }
     if (gamma != 0) {
       segment->slope |= PLR_APPROXIMATE;
+      anchor_at_first(segment, y[first]);
       miss = first_miss(segment, x, y, first, points, gamma);
       if (miss == first + points) {
         return points;
@@ -117,7 +126,7 @@ uint32_t plr_learn(const uint32_t *x, const uint32_t *y, uint32_t count, uint32_
     while (end < count && x[end] / span == boundary_group) {
       ++end;
     }
-    first += fit_segment(x, y, first, end - first, gamma, &segments[learned++]);
+    first += fit_segment(x, y, first, end - first, gamma, span, &segments[learned++]);
   }
   return learned;
 }

@@ -4,10 +4,11 @@
  * predict every point they cover within gamma.
  *
  * A segment is kept in LeaFTL's 8-byte form: the slope a binary16 whose lowest bit marks an
- * approximate segment, the intercept 4 bytes. Here the intercept is the prediction at the
- * segment's first x (the paper writes K x LPA + I): with the offset from the first x, at most
- * span - 1, a 16-bit slope predicts as exactly on the controller's binary32 as the paper's
- * simulator does in 64-bit floats with absolute LPNs.
+ * approximate segment, the intercept 4 bytes. Here the intercept is the prediction at the start
+ * of the segment's span-aligned group (the paper writes K x LPA + I): with the offset in the
+ * group, at most span - 1, a 16-bit slope predicts as exactly on the controller's binary32 as the
+ * paper's simulator does in 64-bit floats with absolute LPNs. A segment whose first x moves (LeaFTL
+ * trims the LPNs newer segments took) keeps predicting the same y for the x it still covers.
  *
  * Accurate segments (lowest slope bit 0) predict every point exactly and their x values are
  * evenly spaced by the stride the slope implies (plr_stride), so the x values a segment covers
@@ -37,7 +38,8 @@ extern "C" {
 typedef struct plr_segment {
   uint32_t first_x;
   uint32_t last_x;
-  uint32_t intercept; /* the prediction at first_x */
+  uint32_t base;      /* first_x rounded down to a multiple of the span */
+  uint32_t intercept; /* the prediction at base */
   uint16_t slope;     /* binary16; PLR_APPROXIMATE in its lowest bit */
   uint16_t points;    /* the input points it covers */
 } plr_segment_t;
@@ -46,7 +48,7 @@ static inline bool plr_accurate(const plr_segment_t *segment) {
   return (segment->slope & PLR_APPROXIMATE) == 0;
 }
 
-/* The y a segment predicts for x (first_x <= x). */
+/* The y a segment predicts for x (base <= x). */
 uint32_t plr_predict(const plr_segment_t *segment, uint32_t x);
 
 /* The spacing of an accurate segment's x values: round(1 / slope), at least 1. */

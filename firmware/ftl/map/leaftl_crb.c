@@ -44,6 +44,21 @@ int32_t leaftl_crb_start_of(const leaftl_crb_t *crb, uint32_t offset) {
   return -1;
 }
 
+uint32_t leaftl_crb_run(const leaftl_crb_t *crb, uint32_t start, uint8_t *offsets) {
+  for (uint32_t i = 0; i < crb->length; ++i) {
+    bool run_start = i == 0 || (i >= 2u && crb->bytes[i - 1u] == 0u); /* byte 0 may be offset 0 */
+    if (!run_start || crb->bytes[i] != start) {
+      continue;
+    }
+    uint32_t count = 0;
+    while (i < crb->length && (count == 0 || crb->bytes[i] != 0)) {
+      offsets[count++] = crb->bytes[i++];
+    }
+    return count;
+  }
+  return 0;
+}
+
 /* Rebuilds the CRB without the offsets in `drop` (a 256-bit set) and the run starting at
  * `drop_run` (-1: none), with `count` new offsets as a run of their own; runs in start order.
  * False, with nothing changed, when it does not fit. */

@@ -31,6 +31,10 @@ void leaftl_crb_init(leaftl_crb_t *crb, uint8_t *bytes, uint32_t capacity);
 /* The first offset of the run holding `offset`, or -1. */
 int32_t leaftl_crb_start_of(const leaftl_crb_t *crb, uint32_t offset);
 
+/* Copies the run that starts at `start` to `offsets` (room for 256); answers its length, 0 when
+ * no run starts there. */
+uint32_t leaftl_crb_run(const leaftl_crb_t *crb, uint32_t start, uint8_t *offsets);
+
 /* Adds a run of `count` (>= 1) strictly increasing offsets, first taking them out of the runs
  * held. False, with nothing changed, when the result would not fit. */
 bool leaftl_crb_insert(leaftl_crb_t *crb, const uint8_t *offsets, uint32_t count);

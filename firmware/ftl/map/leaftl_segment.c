@@ -3,7 +3,11 @@
 _Static_assert(sizeof(leaftl_segment_t) == 8, "a segment is 8 bytes, as the paper's");
 
 uint32_t leaftl_segment_predict(const leaftl_segment_t *segment, uint32_t offset) {
-  plr_segment_t learned = {segment->start, offset, segment->intercept, segment->slope, 0};
+  plr_segment_t learned = {.first_x = segment->start,
+                           .last_x = offset,
+                           .base = 0,
+                           .intercept = segment->intercept,
+                           .slope = segment->slope};
   return plr_predict(&learned, offset);
 }
 

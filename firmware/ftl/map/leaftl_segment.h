@@ -1,7 +1,7 @@
 /* A LeaFTL index segment in its 8 bytes (Sun et al., ASPLOS 2023, section 3.2): the offset of
  * its first LPN in the 256-LPN group, its length (last offset - first), the binary16 slope whose
- * lowest bit marks an approximate segment, and the intercept, the VPN predicted at its first LPN
- * (ml/plr.h). An accurate segment covers the offsets from its first on its slope's stride; an
+ * lowest bit marks an approximate segment, and the intercept, the VPN predicted at the group's
+ * first LPN (ml/plr.h), so trimming the segment's start leaves its predictions as they were. An accurate segment covers the offsets from its first on its slope's stride; an
  * approximate one those its run in the group's CRB lists (ftl/map/leaftl_crb.h). */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_LEAFTL_SEGMENT_H
 #define SSDVP_FIRMWARE_FTL_MAP_LEAFTL_SEGMENT_H

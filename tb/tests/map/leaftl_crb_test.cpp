@@ -1,7 +1,7 @@
 // LeaFTL's conflict resolution buffer (firmware/ftl/map/leaftl_crb): long random sequences of
 // inserts, erases and run removals against a reference (each offset's run), with the layout's
 // rules checked after each step: runs increasing and in start order, no offset twice, offset 0
-// only as the first byte, separators everywhere else.
+// only as the first byte, separators everywhere else; each run copied out whole by its start.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,12 +41,21 @@ void expect_matches(const leaftl_crb_t& crb, const Runs& reference) {
   std::set<uint32_t> seen;
   for (const std::vector<uint32_t>& run : runs) {
     ASSERT_FALSE(run.empty()) << "no empty run";
+    uint8_t copied[256];
+    const uint32_t copied_length = leaftl_crb_run(&crb, run.front(), copied);
+    EXPECT_EQ(std::vector<uint32_t>(copied, copied + copied_length), run);
     for (uint32_t offset : run) {
       ASSERT_TRUE(seen.insert(offset).second) << "offset " << offset << " twice";
       EXPECT_EQ(leaftl_crb_start_of(&crb, offset), static_cast<int32_t>(run.front()));
     }
   }
   for (uint32_t offset = 0; offset < 256; ++offset) {
+    const bool starts_run =
+        std::any_of(runs.begin(), runs.end(), [&](const auto& run) { return run.front() == offset; });
+    uint8_t copied[256];
+    if (!starts_run) {
+      EXPECT_EQ(leaftl_crb_run(&crb, offset, copied), 0u) << offset;
+    }
     if (!seen.count(offset)) {
       EXPECT_EQ(leaftl_crb_start_of(&crb, offset), -1) << offset;
     }
