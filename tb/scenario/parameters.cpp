@@ -520,10 +520,11 @@ std::vector<Parameter> build_record_registry() {
                      nullptr)),
       in_record(SSDVP_STREAM_FIELD(profile),
                 choice(stream("profile"), host::trace_profile_names(),
-                       "a disk trace of the RL-FSP paper's Table II (README, \"Trace profiles\"): "
-                       "sets pattern profile, read_fraction, sizes, working_set (the trace's "
-                       "footprint times footprint_scale) and read_hot_share (its Int. ratio), "
-                       "each unless given; none = the keys as given",
+                       "a disk trace of the RL-FSP paper's Table II or of LeaFTL's evaluation "
+                       "(leaftl_*; README, \"Trace profiles\"): sets pattern profile, "
+                       "read_fraction, sizes, working_set (the trace's footprint times "
+                       "footprint_scale), read_hot_share, write_hot_share and write_runs, each "
+                       "unless given; none = the keys as given",
                        nullptr)),
       in_record(SSDVP_STREAM_FIELD(footprint_scale),
                 real(stream("footprint_scale"), {0.0, 1000.0, true, false},
@@ -541,6 +542,14 @@ std::vector<Parameter> build_record_registry() {
                      "profile: the same for writes and trims, over a placement independent of "
                      "the reads'",
                      nullptr)),
+      in_record(SSDVP_STREAM_FIELD(write_runs),
+                with_kind(ParamKind::kCountWeights,
+                          count(stream("write_runs"), "writes", 1, host::kMaxRunWrites,
+                                "writes per sequential run and their weights: a run's first "
+                                "write is placed by the pattern, each next one starts where the "
+                                "previous write ended; random, zipf, hotcold, profile ({1: 1} = "
+                                "every write placed by the pattern)",
+                                nullptr))),
       in_record(SSDVP_STREAM_FIELD(db_initial_bytes),
                 size(stream("db_initial_size"), 0, kUnlimited,
                      "oltp: database size at the phase start, whole pages of align bytes at the "
@@ -735,6 +744,8 @@ std::string Parameter::kind_text() const {
     case ParamKind::kReal: return "real";
     case ParamKind::kPath: return "path";
     case ParamKind::kSizeWeights: return "size weights";
+    case ParamKind::kCountWeights:
+      return unit.empty() ? "count weights" : fmt::format("count weights ({})", unit);
     case ParamKind::kDeviceList: return "device list";
   }
   return "";
@@ -753,6 +764,8 @@ std::string Parameter::allowed_text() const {
       return fmt::format("SIZE or {{SIZE: weight, ...}}, {}..{}",
                          format_with_units(unit_system(ParamKind::kSize), min),
                          format_with_units(unit_system(ParamKind::kSize), max));
+    case ParamKind::kCountWeights:
+      return fmt::format("COUNT or {{COUNT: weight, ...}}, {}..{}", min, max);
     case ParamKind::kDeviceList: return "[] or [N, ...] or [major:minor, ...]";
     default: break;
   }
@@ -787,31 +800,35 @@ ParamValue Parameter::parse_entries(const std::vector<ValueEntry>& entries,
     std::sort(devices.begin(), devices.end());
     return devices;
   }
-  if (kind != ParamKind::kSizeWeights) {
+  if (kind != ParamKind::kSizeWeights && kind != ParamKind::kCountWeights) {
     throw std::logic_error(fmt::format("parameter {} takes no map or list", key));
   }
+  const bool sizes = kind == ParamKind::kSizeWeights;
   if (entries.empty()) {
     throw_scenario_error(where, shown_key,
-                         fmt::format("no request size given; allowed {}", allowed_text()));
+                         fmt::format("no {} given; allowed {}", sizes ? "request size" : "count",
+                                     allowed_text()));
   }
-  Parameter size_parameter = with_kind(ParamKind::kSize, *this);
-  size_parameter.key = shown_key;
+  Parameter key_parameter = with_kind(sizes ? ParamKind::kSize : ParamKind::kCount, *this);
+  key_parameter.key = shown_key;
   SizeWeights weights;
   for (const ValueEntry& entry : entries) {
-    const uint64_t size = std::get<uint64_t>(size_parameter.parse(entry.key, entry.key_where));
+    const uint64_t key_value =
+        std::get<uint64_t>(key_parameter.parse(entry.key, entry.key_where));
     if (std::any_of(weights.begin(), weights.end(),
-                    [&](const auto& known) { return known.first == size; })) {
+                    [&](const auto& known) { return known.first == key_value; })) {
       throw_scenario_error(entry.key_where, shown_key,
-                           fmt::format("size {} is given twice", size_parameter.format(size)));
+                           fmt::format("{} {} is given twice", sizes ? "size" : "count",
+                                       key_parameter.format(key_value)));
     }
     char* end = nullptr;
     const double weight = std::strtod(entry.value.c_str(), &end);
     if (entry.value.empty() || *end != '\0' || !std::isfinite(weight) || !(weight > 0.0)) {
       throw_scenario_error(entry.value_where, shown_key,
                            fmt::format("the weight {} of {} is not a positive number",
-                                       quoted(entry.value), size_parameter.format(size)));
+                                       quoted(entry.value), key_parameter.format(key_value)));
     }
-    weights.emplace_back(size, weight);
+    weights.emplace_back(key_value, weight);
   }
   std::sort(weights.begin(), weights.end());
   return weights;
@@ -840,6 +857,10 @@ ParamValue Parameter::parse(const std::string& value_text, const std::string& wh
     case ParamKind::kSizeWeights: {
       Parameter size_parameter = with_kind(ParamKind::kSize, *this);
       return SizeWeights{{std::get<uint64_t>(size_parameter.parse(value_text, where)), 1.0}};
+    }
+    case ParamKind::kCountWeights: {
+      Parameter count_parameter = with_kind(ParamKind::kCount, *this);
+      return SizeWeights{{std::get<uint64_t>(count_parameter.parse(value_text, where)), 1.0}};
     }
     case ParamKind::kDeviceList: {
       // A number, or major:minor.
@@ -965,6 +986,13 @@ std::string Parameter::format(const ParamValue& value) const {
       }
       return fmt::format("{{{}}}", fmt::join(entries, ", "));
     }
+    case ParamKind::kCountWeights: {
+      std::vector<std::string> entries;
+      for (const auto& [count, weight] : std::get<SizeWeights>(value)) {
+        entries.push_back(fmt::format("{}: {}", count, weight));
+      }
+      return fmt::format("{{{}}}", fmt::join(entries, ", "));
+    }
     case ParamKind::kDeviceList: {
       std::vector<std::string> devices;
       for (const uint32_t device : std::get<DeviceList>(value)) {
@@ -991,6 +1019,13 @@ nlohmann::json Parameter::to_json(const ParamValue& value) const {
       nlohmann::json weights = nlohmann::json::object();
       for (const auto& [size, weight] : std::get<SizeWeights>(value)) {
         weights[format_with_units(unit_system(ParamKind::kSize), size)] = weight;
+      }
+      return weights;
+    }
+    case ParamKind::kCountWeights: {
+      nlohmann::json weights = nlohmann::json::object();
+      for (const auto& [count, weight] : std::get<SizeWeights>(value)) {
+        weights[std::to_string(count)] = weight;
       }
       return weights;
     }

@@ -33,10 +33,12 @@ enum class ParamKind {
                // working directory for --set) and the file must exist; "" = none
   kSizeWeights,  // request sizes with weights, {4KiB: 0.7, 64KiB: 0.3}, or one size (weight 1);
                  // sizes within min..max; weights positive, relative to their sum
+  kCountWeights,  // the same with counts ({1: 0.6, 16: 0.4}, or one count); `unit` says what
+                  // is counted
   kDeviceList,   // trace devices, [0, 3] or major:minor [8:0]; [] = all
 };
 
-using SizeWeights = std::vector<std::pair<uint64_t, double>>;  // bytes -> weight, by size
+using SizeWeights = std::vector<std::pair<uint64_t, double>>;  // bytes (or counts) -> weight
 using DeviceList = std::vector<uint32_t>;
 
 // A parsed value: uint64_t for integer kinds and enums, bool, std::string (strings, paths),
@@ -50,7 +52,7 @@ using FieldRef =
 // Which record of each enclosing list a record parameter addresses, outermost first.
 using RecordIndices = std::vector<size_t>;
 
-// One element of a map or list value (kSizeWeights, kDeviceList) as the scenario wrote it, with
+// One element of a map or list value (k*Weights, kDeviceList) as the scenario wrote it, with
 // where each part came from. A list element has no key.
 struct ValueEntry {
   std::string key;
@@ -62,7 +64,7 @@ struct ValueEntry {
 struct Parameter {
   std::string key;  // "cpu.cost.div", "workload.phases[].streams[].pattern"
   ParamKind kind = ParamKind::kCount;
-  std::string unit;  // kCount only: "cycles", "harts"
+  std::string unit;  // kCount and kCountWeights: "cycles", "harts"
   uint64_t min = 0;  // numeric kinds: inclusive range in the base unit (bytes, ps, Hz)
   uint64_t max = 0;
   uint64_t multiple_of = 1;
@@ -86,7 +88,7 @@ struct Parameter {
   ParamValue parse(const std::string& text, const std::string& where) const;
   ParamValue parse(const std::string& text, const std::string& where,
                    const std::string& shown_key) const;
-  // kSizeWeights and kDeviceList written as a map or a list; errors point at the entry.
+  // k*Weights and kDeviceList written as a map or a list; errors point at the entry.
   ParamValue parse_entries(const std::vector<ValueEntry>& entries, const std::string& where,
                            const std::string& shown_key) const;
   // Canonical text of a value: the largest unit that represents it exactly ("1MiB", "800MHz").

@@ -160,7 +160,8 @@ KeyPath resolve_key(const std::string& where, const std::string& text) {
 }
 
 bool takes_entries(const Parameter& parameter) {
-  return parameter.kind == ParamKind::kSizeWeights || parameter.kind == ParamKind::kDeviceList;
+  return parameter.kind == ParamKind::kSizeWeights || parameter.kind == ParamKind::kCountWeights ||
+         parameter.kind == ParamKind::kDeviceList;
 }
 
 // Keys of a stream record that mean something only for a synthetic stream or only for a trace
@@ -170,7 +171,8 @@ const std::set<std::string>& synthetic_stream_keys() {
       "pattern", "read_fraction", "trim_fraction", "sizes", "size", "alpha",
       "hot_space_fraction", "hot_access_fraction", "db_initial_size", "db_final_size",
       "insert_fraction", "hot_window", "hot_rewrites", "frozen_fraction", "offset",
-      "working_set", "align", "profile", "footprint_scale", "read_hot_share", "write_hot_share"};
+      "working_set", "align", "profile", "footprint_scale", "read_hot_share", "write_hot_share",
+      "write_runs"};
   return keys;
 }
 const std::set<std::string>& trace_stream_keys() {
@@ -387,13 +389,17 @@ class ScenarioResolver {
       return resolve_path(parameter, parameter.parse(node.Scalar(), where, key.shown), key,
                           where, origin);
     }
-    if (parameter.kind == ParamKind::kSizeWeights && node.IsMap()) {
+    if ((parameter.kind == ParamKind::kSizeWeights ||
+         parameter.kind == ParamKind::kCountWeights) &&
+        node.IsMap()) {
       std::vector<ValueEntry> entries;
       for (const auto& entry : node) {
         const std::string value_where = origin.at(mark_of(entry.second, entry.first.Mark()));
         if (!entry.first.IsScalar() || !entry.second.IsScalar()) {
           throw_scenario_error(value_where, key.shown,
-                               fmt::format("expected size: weight, got {}: {}",
+                               fmt::format("expected {}: weight, got {}: {}",
+                                           parameter.kind == ParamKind::kSizeWeights ? "size"
+                                                                                     : "count",
                                            describe(entry.first), describe(entry.second)));
         }
         entries.push_back({entry.first.Scalar(), origin.at(entry.first.Mark()),

@@ -32,6 +32,22 @@ uint64_t write_scatter_seed_of(uint64_t seed) {
   return splitmix64(state);
 }
 
+// (key, cumulative probability) of keys weighted relative to their sum, in the order given.
+std::vector<std::pair<uint64_t, double>> cumulative_of(
+    const std::vector<std::pair<uint64_t, double>>& weights) {
+  double sum = 0.0;
+  for (const auto& entry : weights) sum += entry.second;
+  std::vector<std::pair<uint64_t, double>> cumulative;
+  double running = 0.0;
+  for (const auto& [key, weight] : weights) {
+    running += weight / sum;
+    cumulative.emplace_back(key, running);
+  }
+  // Rounding may leave the sum a hair below 1: the last key takes what is left.
+  cumulative.back().second = 1.0;
+  return cumulative;
+}
+
 // What a working_set error adds for a profile stream, whose working_set the profile may set.
 std::string profile_note(const StreamConfig& stream) {
   if (stream.profile == "none") return "";
@@ -74,7 +90,6 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   }
 
   if (stream.sizes.empty()) fail("sizes", "no request size given");
-  double weight_sum = 0.0;
   uint64_t max_size = 0;
   for (const auto& [size, weight] : stream.sizes) {
     if (size == 0 || size % sector_bytes != 0) {
@@ -88,16 +103,34 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
       fail("sizes", fmt::format("the weight {} of {} bytes is not a positive number", weight,
                                 size));
     }
-    weight_sum += weight;
     max_size = std::max(max_size, size);
   }
-  double cumulative = 0.0;
-  for (const auto& [size, weight] : stream.sizes) {
-    cumulative += weight / weight_sum;
-    size_cumulative_.emplace_back(size, cumulative);
+  size_cumulative_ = cumulative_of(stream.sizes);
+
+  if (stream.write_runs.empty()) {
+    fail("write_runs", fmt::format("no run length given; allowed {{WRITES: weight, ...}}, WRITES "
+                                   "1..{}",
+                                   kMaxRunWrites));
   }
-  // Rounding may leave the sum a hair below 1: the last size takes what is left.
-  size_cumulative_.back().second = 1.0;
+  bool longer_runs = false;
+  for (const auto& [writes, weight] : stream.write_runs) {
+    if (writes == 0 || writes > kMaxRunWrites) {
+      fail("write_runs", fmt::format("a run of {} writes is not 1..{} writes", writes,
+                                     kMaxRunWrites));
+    }
+    if (!(weight > 0.0) || !std::isfinite(weight)) {
+      fail("write_runs", fmt::format("the weight {} of runs of {} writes is not a positive number",
+                                     weight, writes));
+    }
+    longer_runs = longer_runs || writes > 1;
+  }
+  // sequential writes one endless run already; oltp places every write by its database model.
+  if (longer_runs && (pattern_ == Pattern::kSequential || pattern_ == Pattern::kOltp)) {
+    fail("write_runs", fmt::format("runs of more than one write apply to the patterns random, "
+                                   "zipf, hotcold and profile, not {}",
+                                   stream.pattern));
+  }
+  run_cumulative_ = cumulative_of(stream.write_runs);
 
   if (align_ == 0 || align_ % sector_bytes != 0) {
     fail("align", fmt::format("{} bytes is not a positive multiple of the {}-byte sector", align_,
@@ -129,6 +162,7 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   }
   region_start_ = offset;
   region_end_ = offset + working_set;
+  run_end_ = region_end_;
   slots_ = (working_set - max_size) / align_ + 1;
   sequential_next_ = region_start_;
 
@@ -258,6 +292,8 @@ void SyntheticGenerator::make_profile(const StreamConfig& stream, uint64_t max_s
   shape.read_hot_share = check_share("read_hot_share", stream.read_hot_share);
   shape.write_hot_share = check_share("write_hot_share", stream.write_hot_share);
   profile_.emplace(shape, scatter_seed_of(seed), write_scatter_seed_of(seed));
+  // A run stays in the footprint: the tail of less than a chunk is not addressed.
+  run_end_ = region_start_ + shape.chunks * chunk_bytes_;
 }
 
 uint64_t SyntheticGenerator::profile_start(uint64_t size_bytes, HostOp op) {
@@ -277,11 +313,12 @@ HostOp SyntheticGenerator::draw_op() {
   return rng_.unit() < read_fraction_ ? HostOp::kRead : HostOp::kWrite;
 }
 
-uint64_t SyntheticGenerator::draw_size() {
-  if (size_cumulative_.size() == 1) return size_cumulative_.front().first;
+uint64_t SyntheticGenerator::draw_weighted(
+    const std::vector<std::pair<uint64_t, double>>& cumulative) {
+  if (cumulative.size() == 1) return cumulative.front().first;
   const double u = rng_.unit();
   const auto chosen =
-      std::upper_bound(size_cumulative_.begin(), size_cumulative_.end(), u,
+      std::upper_bound(cumulative.begin(), cumulative.end(), u,
                        [](double value, const auto& entry) { return value < entry.second; });
   return chosen->first;
 }
@@ -316,11 +353,28 @@ uint64_t SyntheticGenerator::draw_start(uint64_t size_bytes, HostOp op) {
   return region_start_ + slot * align_;
 }
 
+uint64_t SyntheticGenerator::draw_write_start(uint64_t size_bytes) {
+  uint64_t start = 0;
+  if (run_writes_left_ > 0 && size_bytes <= run_end_ - run_next_) {
+    --run_writes_left_;
+    start = run_next_;
+  } else {
+    run_writes_left_ = draw_weighted(run_cumulative_) - 1;
+    start = draw_start(size_bytes, HostOp::kWrite);
+  }
+  const uint64_t end = start + size_bytes;
+  run_next_ =
+      std::min(region_start_ + (end - region_start_ + align_ - 1) / align_ * align_, run_end_);
+  return start;
+}
+
 std::optional<HostRequest> SyntheticGenerator::next() {
   HostRequest request;
   request.op = draw_op();
-  const uint64_t size = draw_size();
-  request.first_sector = draw_start(size, request.op) / sector_bytes_;
+  const uint64_t size = draw_weighted(size_cumulative_);
+  const uint64_t start =
+      request.op == HostOp::kWrite ? draw_write_start(size) : draw_start(size, request.op);
+  request.first_sector = start / sector_bytes_;
   request.sector_count = static_cast<uint32_t>(size / sector_bytes_);
   return request;
 }

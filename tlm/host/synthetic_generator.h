@@ -23,7 +23,14 @@
 //               write_hot_share over an independent permutation; the request lies inside the
 //               chunk at a uniformly drawn offset, a multiple of its size when that divides the
 //               chunk, else of `align`. The `profile` key fills these keys from a trace of the
-//               RL-FSP paper's Table II (the scenario loader does; the generator reads fields).
+//               RL-FSP paper's Table II or of LeaFTL's evaluation (the scenario loader does;
+//               the generator reads fields).
+// Write runs (random, zipf, hotcold, profile): a write that starts a run draws the run's length
+// n from `write_runs` (weight / sum of weights) and is placed by the pattern; the next n - 1
+// writes each start where the previous write ended, rounded up to `align`. A run that would run
+// past the region (for profile, past its last whole chunk) ends there: that write starts a new
+// run. Reads and trims in between are placed by the pattern and do not end the run. Runs of one
+// write (the default) draw nothing: the stream is the pattern's alone.
 // Op mix: a request is a trim with probability trim_fraction, else a read with probability
 // read_fraction, else a write. Size: drawn from `sizes` with probability weight / sum of weights.
 // Every draw comes from one Random (tlm/system/random.h) seeded by `seed`: a stream is deterministic.
@@ -67,8 +74,11 @@ class SyntheticGenerator : public RequestSource {
   enum class Pattern { kSequential, kRandom, kZipf, kHotCold, kOltp, kProfile };
 
   HostOp draw_op();
-  uint64_t draw_size();
+  // A key of a cumulative distribution (key, cumulative probability); one key draws nothing.
+  uint64_t draw_weighted(const std::vector<std::pair<uint64_t, double>>& cumulative);
   uint64_t draw_start(uint64_t size_bytes, HostOp op);
+  // The start of a write: the next of its run, or the first of a new run placed by the pattern.
+  uint64_t draw_write_start(uint64_t size_bytes);
   // Checks the oltp keys against the region and builds the database model.
   void make_oltp(const StreamConfig& stream, uint64_t scatter_seed);
   // Checks the profile keys against the region and builds the chunk model.
@@ -83,6 +93,10 @@ class SyntheticGenerator : public RequestSource {
   double trim_fraction_;
   double hot_access_fraction_;
   std::vector<std::pair<uint64_t, double>> size_cumulative_;  // size, cumulative probability
+  std::vector<std::pair<uint64_t, double>> run_cumulative_;   // writes per run, likewise
+  uint64_t run_writes_left_ = 0;  // writes of the current run still to come
+  uint64_t run_next_ = 0;         // where the next write of the run starts
+  uint64_t run_end_ = 0;          // no run goes past this byte
   uint64_t region_start_ = 0;
   uint64_t region_end_ = 0;
   uint64_t slots_ = 0;

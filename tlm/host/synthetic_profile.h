@@ -1,7 +1,9 @@
-// Where the reads and the writes of a trace-profile stream go (pattern `profile`), and the eight
-// disk traces of Table II of J. Li, Z. Cai, B. Gerofi, Y. Ishikawa, J. Liao, "Page Type-Aware
-// Full-Sequence Program Scheduling via Reinforcement Learning in High Density SSDs", IEEE TCAD
-// 2024 (../shared/papers/002_*.txt), that it is shaped after.
+// Where the reads and the writes of a trace-profile stream go (pattern `profile`), and the traces
+// it is shaped after: the eight disk traces of Table II of J. Li, Z. Cai, B. Gerofi, Y. Ishikawa,
+// J. Liao, "Page Type-Aware Full-Sequence Program Scheduling via Reinforcement Learning in High
+// Density SSDs", IEEE TCAD 2024 (../shared/papers/002_*.txt), and the seven traces of LeaFTL
+// (J. Sun, S. Li, Y. Sun, C. Sun, D. Vucinic, J. Huang, ASPLOS 2023, ../shared/papers/003_*.txt),
+// whose figures are mostly assumptions (README, "LeaFTL profiles").
 //
 // A trace is summed up there by its read ratio, its total footprint and the share of that
 // footprint (Int. ratio) that takes 80 % of the reads (Int. footprint). The model reproduces the
@@ -82,27 +84,30 @@ class ProfileAccess {
   RankScatter write_scatter_;
 };
 
-// ---- The traces of Table II ---------------------------------------------------------------------
+// ---- The traces -------------------------------------------------------------------------------
 
 struct TraceProfile {
-  const char* name;          // the paper's trace name, the value of the `profile` key
-  uint64_t requests;         // # of Req. (for reference: phase lengths are the scenario's)
+  const char* name;          // the value of the `profile` key
+  uint64_t requests;         // # of Req. (for reference: phase lengths are the scenario's; 0 =
+                             // not known)
   double read_fraction;      // Read ratio
   double hot_read_mib;       // Int. footprint: the hottest read addresses taking 80 % of reads
+                             // (0 = not known)
   double hot_read_share;     // Int. ratio: that footprint over the total footprint
+  double footprint_mib;      // the total footprint (the paper's MB taken as 2^20 bytes)
+  double write_hot_share;    // the share of the footprint taking 80 % of the writes
   const char* size_mix;      // the name of `sizes` below, for the documentation
   std::vector<std::pair<uint64_t, double>> sizes;  // request sizes (bytes) and weights
-
-  // Int. footprint / Int. ratio, in MiB (the paper's MB taken as 2^20 bytes).
-  double footprint_mib() const { return hot_read_mib / hot_read_share; }
+  const char* run_mix;       // the name of `write_runs` below, for the documentation
+  std::vector<std::pair<uint64_t, double>> write_runs;  // writes per sequential run, weights
 };
 
 // Scaled footprints are rounded to this (and are at least this): the chunk of the profiles' mixes.
 constexpr uint64_t kProfileFootprintQuantum = 64 * 1024;
 
-// The eight traces in the paper's order (by read ratio).
+// Table II's eight traces in that paper's order (by read ratio), then LeaFTL's seven.
 const std::vector<TraceProfile>& trace_profiles();
-// "none" and the eight names: the values of the `profile` key.
+// "none" and the profiles' names: the values of the `profile` key.
 const std::vector<std::string>& trace_profile_names();
 // nullptr for "none" or an unknown name.
 const TraceProfile* find_trace_profile(const std::string& name);
@@ -112,8 +117,9 @@ const TraceProfile* find_trace_profile(const std::string& name);
 uint64_t scaled_footprint_bytes(const TraceProfile& profile, double footprint_scale);
 
 // Sets the stream keys a profile gives, except those `given` (by the key as a scenario writes it:
-// "pattern", "read_fraction", "sizes", "working_set", "read_hot_share"): pattern profile, the
-// read ratio, the size mix, the scaled footprint and the Int. ratio.
+// "pattern", "read_fraction", "sizes", "working_set", "read_hot_share", "write_hot_share",
+// "write_runs"): pattern profile, the read ratio, the size mix, the scaled footprint, the read
+// and write skews and the write runs.
 void apply_trace_profile(const TraceProfile& profile, StreamConfig& stream,
                          const std::function<bool(const std::string& key)>& given);
 

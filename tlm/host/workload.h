@@ -36,13 +36,18 @@ struct StreamConfig {
   double hot_access_fraction = 0.8;  // hotcold: share of accesses that go to it; profile: the
                                      // share of reads (writes) the hot read (write) share takes
   // profile (tlm/host/synthetic_profile.h): reads and writes skewed independently over chunks.
-  // `profile` names the Table II trace whose figures the scenario loader wrote into pattern,
-  // read_fraction, sizes, working_set and read_hot_share (those not given); the generator reads
-  // only the fields.
+  // `profile` names the trace (RL-FSP's Table II or LeaFTL's) whose figures the scenario loader
+  // wrote into pattern, read_fraction, sizes, working_set, read_hot_share, write_hot_share and
+  // write_runs (those not given); the generator reads only the fields.
   std::string profile = "none";
   double footprint_scale = 0.125;  // the profile's working_set: its footprint times this
   double read_hot_share = 0.2;     // share of the chunks taking hot_access_fraction of reads
   double write_hot_share = 0.2;    // likewise for writes, placed independently
+  // Writes in sequential runs (random, zipf, hotcold, profile): a run of n writes, n drawn from
+  // these weights, starts where the pattern places a write, and each further write of it starts
+  // where the previous write ended. Reads and trims are placed by the pattern and leave the run
+  // alone. The default, runs of one write, is every write placed by the pattern.
+  std::vector<std::pair<uint64_t, double>> write_runs = {{1, 1.0}};  // writes per run -> weight
   // oltp (tlm/host/synthetic_oltp.h): a database growing from db_initial to db_final bytes.
   uint64_t db_initial_bytes = 0;     // 0 = a tenth of db_final_bytes
   uint64_t db_final_bytes = 0;       // 0 = the whole region
@@ -61,6 +66,9 @@ struct StreamConfig {
   std::vector<uint32_t> devices;         // devices (disks) kept, merged; empty = all
   bool fold_out_of_range = false;        // LBAs beyond capacity fold modulo it, else error
 };
+
+// The longest write run (StreamConfig::write_runs) a stream takes, in writes.
+constexpr uint64_t kMaxRunWrites = 1 << 20;
 
 struct PhaseConfig {
   std::string name = "measure";

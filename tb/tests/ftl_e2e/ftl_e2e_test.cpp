@@ -829,7 +829,8 @@ TEST(FtlMetricsOverTime, NoIntervalNoSeriesAndTheSameStats) {
 
 INSTANTIATE_TEST_SUITE_P(Files, FtlScenarioFile,
                          testing::Values("ideal", "dftl", "tpftl", "sftl", "gc_stress",
-                                         "trace_profile", "tpcc_ftl", "ssdsim_trace_ftl"));
+                                         "trace_profile", "leaftl_profile", "tpcc_ftl",
+                                         "ssdsim_trace_ftl"));
 
 }  // namespace
 }  // namespace ssdvp

@@ -474,6 +474,9 @@ TEST(WorkloadScenario, EveryRecordDefaultSurvivesFormatAndParse) {
       EXPECT_EQ(p.format(value), "[]") << p.key;
     } else if (p.kind == ParamKind::kSizeWeights) {
       EXPECT_EQ(p.format(value), "{4KiB: 1}") << p.key;
+    } else if (p.kind == ParamKind::kCountWeights) {
+      EXPECT_EQ(p.format(value), "{1: 1}") << p.key;
+      EXPECT_EQ(p.parse("1", "t"), value) << p.key;
     } else {
       EXPECT_EQ(p.parse(p.format(value), "t"), value) << p.key;
     }
@@ -582,6 +585,75 @@ TEST(ProfileScenario, BadProfileKeysNameTheKey) {
   EXPECT_NE(trace.find("workload.phases[0].streams[0].profile: applies to synthetic streams"),
             std::string::npos)
       << trace;
+}
+
+// ---- write_runs and the LeaFTL profiles ---------------------------------------------------------
+
+TEST(WriteRunsScenario, AMapOrOneCountAndTheResolvedConfigLoadsAgain) {
+  const Scenario scenario =
+      load_one(one_stream("{pattern: random, write_runs: {1: 0.5, 16: 0.3, 64: 0.2}}"));
+  EXPECT_EQ(stream0(scenario).write_runs, (SizeWeights{{1, 0.5}, {16, 0.3}, {64, 0.2}}));
+  const nlohmann::json& resolved = scenario.resolved["workload"]["phases"][0]["streams"][0];
+  EXPECT_EQ(resolved["write_runs"], nlohmann::json::parse(R"({"1": 0.5, "16": 0.3, "64": 0.2})"));
+  const Scenario again = load_one("", {"workload.phases=" +
+                                       scenario.resolved["workload"]["phases"].dump()});
+  EXPECT_EQ(again.resolved["workload"], scenario.resolved["workload"]);
+  // One count is a run length of weight 1; --set takes a map.
+  EXPECT_EQ(stream0(load_one(one_stream("{write_runs: 8}"))).write_runs, (SizeWeights{{8, 1.0}}));
+  EXPECT_EQ(stream0(load_one(one_stream("{}"), {"workload.phases[0].streams[0].write_runs={2: 1, "
+                                                "4: 3}"}))
+                .write_runs,
+            (SizeWeights{{2, 1.0}, {4, 3.0}}));
+  // The default: every write placed by the pattern.
+  EXPECT_EQ(stream0(load_one(one_stream("{}"))).write_runs, (SizeWeights{{1, 1.0}}));
+}
+
+TEST(WriteRunsScenario, BadRunsNameFileLineKeyAndTheAllowedValues) {
+  const std::string zero = load_error(one_stream("{write_runs: {0: 1, 4: 1}}"));
+  EXPECT_TRUE(contains(zero, "scenarios/w.yaml:5:25: workload.phases[0].streams[0].write_runs: "
+                             "'0' is out of range; allowed 1..1048576"))
+      << zero;
+  const std::string negative = load_error(one_stream("{write_runs: {4: -0.5}}"));
+  EXPECT_TRUE(contains(negative, "scenarios/w.yaml:5:28: workload.phases[0].streams[0]."
+                                 "write_runs: the weight '-0.5' of 4 is not a positive number"))
+      << negative;
+  const std::string empty = load_error(one_stream("{write_runs: {}}"));
+  EXPECT_TRUE(contains(empty, "workload.phases[0].streams[0].write_runs: no count given; allowed "
+                              "COUNT or {COUNT: weight, ...}, 1..1048576"))
+      << empty;
+  const std::string twice = load_error(one_stream("{write_runs: {4: 1, 04: 1}}"));
+  EXPECT_TRUE(contains(twice, "write_runs: count 4 is given twice")) << twice;
+  const std::string size = load_error(one_stream("{write_runs: {4KiB: 1}}"));
+  EXPECT_TRUE(contains(size, "write_runs: '4KiB' is not a non-negative integer; allowed "
+                             "1..1048576"))
+      << size;
+  const std::string trace = load_error(one_stream("{trace: /dev/null, write_runs: {4: 1}}"));
+  EXPECT_TRUE(contains(trace, "workload.phases[0].streams[0].write_runs: applies to synthetic "
+                              "streams"))
+      << trace;
+}
+
+TEST(ProfileScenario, ALeaftlProfileSetsItsSkewsAndRuns) {
+  const Scenario scenario = load_one(one_stream("{profile: leaftl_prxy}"));
+  const host::StreamConfig& stream = stream0(scenario);
+  const host::TraceProfile& prxy = *host::find_trace_profile("leaftl_prxy");
+  EXPECT_EQ(stream.pattern, "profile");
+  EXPECT_EQ(stream.read_fraction, prxy.read_fraction);
+  EXPECT_EQ(stream.read_hot_share, prxy.hot_read_share);
+  EXPECT_EQ(stream.write_hot_share, prxy.write_hot_share);
+  EXPECT_EQ(stream.write_runs, prxy.write_runs);
+  EXPECT_EQ(stream.sizes, prxy.sizes);
+  // 512 MiB at the default scale 1/8.
+  EXPECT_EQ(stream.working_set_bytes, 64 * kMiB);
+  // Keys given win, runs and write skew among them.
+  const Scenario given = load_one(
+      one_stream("{profile: leaftl_prxy, write_runs: {2: 1}, write_hot_share: 0.3}"));
+  EXPECT_EQ(stream0(given).write_runs, (SizeWeights{{2, 1.0}}));
+  EXPECT_EQ(stream0(given).write_hot_share, 0.3);
+  // A Table II profile leaves writes one at a time, 80/20.
+  const Scenario hm0 = load_one(one_stream("{profile: hm0}"));
+  EXPECT_EQ(stream0(hm0).write_runs, host::StreamConfig{}.write_runs);
+  EXPECT_EQ(stream0(hm0).write_hot_share, host::StreamConfig{}.write_hot_share);
 }
 
 }  // namespace
