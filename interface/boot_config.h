@@ -7,7 +7,7 @@
 #include "memory_map.h"
 
 #define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
-#define BOOT_CONFIG_VERSION 8u
+#define BOOT_CONFIG_VERSION 9u
 
 /* Byte offsets of the fields the boot code reads in assembly (checked against the struct). */
 #define BOOT_CONFIG_OFFSET_MAGIC 0
@@ -61,9 +61,10 @@ enum boot_fsp_policy {
   BOOT_FSP_FREQUENCY = 1, /* page types by read count */
   BOOT_FSP_DISTANCE = 2,  /* LPNs far apart in one wordline */
   BOOT_FSP_RL = 3,        /* page types by Q-learning */
-  BOOT_FSP_COUNT = 4
+  BOOT_FSP_SORTED = 4,    /* ascending LPN sweeps (LeaFTL) */
+  BOOT_FSP_COUNT = 5
 };
-#define BOOT_FSP_NAMES {"baseline", "frequency", "distance", "rl"}
+#define BOOT_FSP_NAMES {"baseline", "frequency", "distance", "rl", "sorted"}
 
 /* Where a structure lives: ftl.write_buffer.location. */
 enum boot_memory {

@@ -12,7 +12,7 @@
 /* The mapping update of one write-buffer slot after its program. */
 typedef struct slot_update {
   task_t task;
-  tp_waiter_t waiter;
+  map_update_t update;
   uint32_t slot;
   uint32_t vpn;
 } slot_update_t;
@@ -38,9 +38,8 @@ static struct {
 
 static void run_slot_update(task_t *task) {
   slot_update_t *update = LIST_ENTRY(task, slot_update_t, task);
-  uint32_t lpn = ftl_core.wb.slots[update->slot].lpn;
-  if (task_map_update(ftl_core.scheme, &ftl_core.tp_store, &ftl_core.blocks, lpn, update->vpn, task,
-                      &update->waiter)) {
+  if (task_map_update(ftl_core.scheme, &ftl_core.tp_store, &ftl_core.blocks, update->vpn,
+                      &update->update)) {
     block_page_validate(&ftl_core.blocks, update->vpn);
     block_page_settled(&ftl_core.blocks, update->vpn);
     wb_settle(&ftl_core.wb, update->slot);
@@ -49,7 +48,7 @@ static void run_slot_update(task_t *task) {
 }
 
 static void resume_slot_update(tp_waiter_t *waiter) {
-  slot_update_t *update = LIST_ENTRY(waiter, slot_update_t, waiter);
+  slot_update_t *update = LIST_ENTRY(waiter, slot_update_t, update.waiter);
   run_slot_update(&update->task);
 }
 
@@ -85,9 +84,8 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
     slot_update_t *update = &flush.updates[slot];
     update->slot = slot;
     update->vpn = vpn;
-    update->waiter.lpn = ftl_core.wb.slots[slot].lpn;
-    update->waiter.request = 0;
-    update->waiter.host_read = false;
+    task_map_update_start(&update->update, &update->task, ftl_core.wb.slots[slot].lpn,
+                          MAP_OLD_UNKNOWN);
     task_schedule(&update->task);
   }
   if (policy_heard(POLICY_PAGES_PROGRAMMED)) {
@@ -145,6 +143,9 @@ static __attribute__((noinline)) bool program_choice(const grouping_choice_t *ch
   flash_op_t *op = ftl_take_record(host_program_done, 0);
   fill_program(op, choice, count);
   op->user = choice->stream;
+  if (ftl_core.scheme->program_oob != 0) {
+    ftl_core.scheme->program_oob(vpn, ftl_core.unit_pages, op->oob, ftl_core.flash.oob_words);
+  }
   flash_program(&ftl_core.flash, op, vpn, ftl_core.blocks.unit_planes);
   return true;
 }
@@ -268,7 +269,7 @@ bool buffer_flush_init(const grouping_policy_t *grouping, arena_t *arena) {
   }
   for (uint32_t i = 0; i < slots; ++i) {
     flush.updates[i].task.run = run_slot_update;
-    flush.updates[i].waiter.resume = resume_slot_update;
+    flush.updates[i].update.waiter.resume = resume_slot_update;
   }
   flush.watermark_pages =
       (uint32_t)((uint64_t)slots * ftl_core.boot->ftl_write_buffer_flush_watermark / 100u);

@@ -98,6 +98,13 @@ void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void 
   note_io_set(op, i);
 }
 
+void flash_io_oob(const flash_layer_t *flash, flash_op_t *op, uint32_t i) {
+  op->io[i].buffer = 0;
+  op->io[i].oob = (uint32_t)(uintptr_t)flash_oob(flash, op, i);
+  op->io[i].meta_bytes = 0;
+  note_io_set(op, i);
+}
+
 void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *page) {
   op->io[i].buffer = (uint32_t)(uintptr_t)page;
   op->io[i].oob = (uint32_t)(uintptr_t)flash_oob(flash, op, i);

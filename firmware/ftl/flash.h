@@ -66,6 +66,8 @@ static inline uint32_t *flash_oob(const flash_layer_t *flash, const flash_op_t *
 /* Points io entry i at a user-data slot (and its OOB buffer when with_oob). */
 void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *slot,
                    bool with_oob);
+/* Points io entry i at its OOB buffer only: a read that moves no data. */
+void flash_io_oob(const flash_layer_t *flash, flash_op_t *op, uint32_t i);
 /* Points io entry i at a metadata page of page_bytes (and its OOB buffer). */
 void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *page);
 

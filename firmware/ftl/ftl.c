@@ -10,6 +10,7 @@
 #include "ftl/registry.h"
 #include "ftl/task.h"
 #include "hal/console.h"
+#include "hal/csr.h"
 #include "hal/irq.h"
 #include "hal/system.h"
 #include "hal/timer.h"
@@ -52,6 +53,19 @@ static void env_write_back_patches(uint32_t tp, const map_patch_t *patches, uint
 
 static void env_write_back_page(uint32_t tp, const uint32_t *entries) {
   tp_store_write_back_page(&ftl_core.tp_store, tp, entries);
+}
+
+static bool env_page_valid(uint32_t vpn) { return block_page_valid(&ftl_core.blocks, vpn); }
+
+static bool env_page_readable(uint32_t vpn) {
+  return block_vpn_to_ppn(&ftl_core.blocks, vpn) != BLOCK_NONE;
+}
+
+static uint32_t env_cycles(void) { return csr_read(mcycle); }
+
+static void env_fault(const char *message) {
+  fw_printf("ftl: scheme %s: %s\n", ftl_core.scheme->name, message);
+  system_fault();
 }
 
 /* ---- the loop ---- */
@@ -204,6 +218,7 @@ static void register_metrics(void) {
   metrics_counter("scheme.prefetched", &scheme->prefetched);
   metrics_gauge32("map.table_bytes", &scheme->table_bytes);
   metrics_gauge32("map.translatable_lpns", &scheme->translatable_lpns);
+  metrics_counter("map.update_oob_reads", &task_update_oob_reads);
   block_register_metrics(&ftl_core.blocks);
   tp_store_register_metrics(&ftl_core.tp_store);
   gc_register_metrics();
@@ -302,6 +317,13 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.env.dram = dram;
   ftl.env.write_back_patches = env_write_back_patches;
   ftl.env.write_back_page = env_write_back_page;
+  ftl.env.page_valid = env_page_valid;
+  ftl.env.page_readable = env_page_readable;
+  ftl.env.cycles = env_cycles;
+  ftl.env.fault = env_fault;
+  ftl.env.oob_words = geometry->oob_bytes / 4u;
+  ftl.env.vpn_count = ftl_core.blocks.stripe_count * ftl_core.blocks.stripe_pages;
+  ftl.env.stripe_pages = ftl_core.blocks.stripe_pages;
   if (!fits || ftl.event_ring == 0 || ftl.request_ring == 0) {
     return FTL_INIT_NO_MEMORY;
   }

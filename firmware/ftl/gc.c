@@ -52,7 +52,7 @@ static uint32_t unit_pages(void) { return env.blocks->pages_per_program; }
 /* One page a GC batch moves. */
 typedef struct gc_move {
   task_t task;
-  tp_waiter_t waiter;
+  map_update_t update;
   uint32_t lpn;
   uint32_t copies; /* GC moves of the page's data before this one (its OOB) */
   uint32_t old_vpn;
@@ -493,7 +493,9 @@ static void gc_program_done(flash_op_t *op, uint32_t status) {
   gc.pending = gc.batch;
   for (uint32_t i = 0; i < gc.batch; ++i) {
     gc.moves[i].new_vpn = op->vpn + i;
-    gc.moves[i].waiter.lpn = gc.moves[i].lpn;
+    /* GC knows the page its copy replaces: no scheme has to find it. */
+    task_map_update_start(&gc.moves[i].update, &gc.moves[i].task, gc.moves[i].lpn,
+                          gc.moves[i].old_vpn);
     task_schedule(&gc.moves[i].task);
   }
 }
@@ -521,8 +523,7 @@ static void run_gc_move(task_t *task) {
     gc_move_finished();
     return;
   }
-  if (task_map_update(env.scheme, env.tp_store, env.blocks, move->lpn, move->new_vpn, task,
-                      &move->waiter)) {
+  if (task_map_update(env.scheme, env.tp_store, env.blocks, move->new_vpn, &move->update)) {
     block_page_validate(env.blocks, move->new_vpn);
     block_page_settled(env.blocks, move->new_vpn);
     ++counters.pages_moved;
@@ -534,7 +535,7 @@ static void run_gc_move(task_t *task) {
 }
 
 static void resume_gc_move(tp_waiter_t *waiter) {
-  gc_move_t *move = LIST_ENTRY(waiter, gc_move_t, waiter);
+  gc_move_t *move = LIST_ENTRY(waiter, gc_move_t, update.waiter);
   run_gc_move(&move->task);
 }
 
@@ -583,6 +584,9 @@ static void gc_program(void) {
   counters.padding += flash_io_pad(env.flash, op, gc.batch, unit_pages(), env.filler_page, false);
   counters.pages_programmed += gc.batch;
   gc.stage = GC_PROGRAMMING;
+  if (env.scheme->program_oob != 0) {
+    env.scheme->program_oob(vpn, unit_pages(), op->oob, env.flash->oob_words);
+  }
   flash_program(env.flash, op, vpn, env.blocks->unit_planes);
 }
 
@@ -710,9 +714,7 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   }
   for (uint32_t i = 0; i < unit_pages(); ++i) {
     gc.moves[i].task.run = run_gc_move;
-    gc.moves[i].waiter.resume = resume_gc_move;
-    gc.moves[i].waiter.request = 0;
-    gc.moves[i].waiter.host_read = false;
+    gc.moves[i].update.waiter.resume = resume_gc_move;
   }
   gc.task.run = run_gc;
   gc.stage = GC_IDLE;

@@ -27,7 +27,7 @@ typedef enum pr_stage {
 
 typedef struct page_request {
   task_t task;
-  tp_waiter_t waiter;
+  map_update_t update; /* its waiter also serves lookups' TP loads */
   uint32_t cmd_id;
   uint32_t page_index;
   uint32_t lpn;
@@ -41,6 +41,7 @@ typedef struct page_request {
   bool first_predicted; /* its first answer was a prediction: a hit if the OOB confirms it */
   bool rewrite;         /* the grouping policy wants the data it reads rewritten */
   uint32_t hint;        /* a VPN the scheme found after a misprediction, to read next, or NONE */
+  bool hint_predicted;  /* the hint is one more guess, to verify like a prediction */
   uint32_t wrong_vpn;   /* the last wrong prediction, or NONE */
 } page_request_t;
 
@@ -223,12 +224,13 @@ static void translate(page_request_t *request) {
       return;
     }
     uint32_t value = request->hint;
-    map_answer_t answer = MAP_HIT;
+    map_answer_t answer = request->hint_predicted ? MAP_PREDICT : MAP_HIT;
     if (value == NONE) {
       const map_request_t *host_request = &pipeline.commands[request->cmd_id].request;
       answer = ftl_core.scheme->lookup(request->lpn, host_request, &value);
     }
     request->hint = NONE;
+    request->hint_predicted = false;
     if (answer == MAP_PREDICT && value == request->wrong_vpn) {
       fw_printf("ftl: scheme %s predicted LPN %u at VPN %#x again after it was wrong\n",
                 ftl_core.scheme->name, (unsigned)request->lpn, (unsigned)value);
@@ -263,8 +265,8 @@ static void translate(page_request_t *request) {
       }
       return;
     }
-    request->waiter.host_read = is_read;
-    if (!task_load_tp(&ftl_core.tp_store, value, &request->task, &request->waiter)) {
+    request->update.waiter.host_read = is_read;
+    if (!task_load_tp(&ftl_core.tp_store, value, &request->task, &request->update.waiter)) {
       return;
     }
   }
@@ -284,9 +286,11 @@ static void request_read_done(flash_op_t *op, uint32_t status) {
     }
     if (!right) {
       uint32_t value;
-      if (ftl_core.scheme->mispredicted(request->lpn, op->vpn, readable ? oob : 0, &value) ==
-          MAP_HIT) {
+      map_answer_t answer =
+          ftl_core.scheme->mispredicted(request->lpn, op->vpn, readable ? oob : 0, &value);
+      if (answer != MAP_MISS) {
         request->hint = value;
+        request->hint_predicted = answer == MAP_PREDICT;
       }
       request->wrong_vpn = op->vpn;
       request->predicted = false;
@@ -382,8 +386,8 @@ static void run_trim(page_request_t *request) {
     return;
   }
   task_wake(TASK_WAIT_BUFFER, 1); /* the trim may have freed a slot */
-  if (task_map_update(ftl_core.scheme, &ftl_core.tp_store, &ftl_core.blocks, request->lpn, VPN_UNMAPPED,
-                      &request->task, &request->waiter)) {
+  if (task_map_update(ftl_core.scheme, &ftl_core.tp_store, &ftl_core.blocks, VPN_UNMAPPED,
+                      &request->update)) {
     finish_request(request);
   }
 }
@@ -408,7 +412,7 @@ static void run_request(task_t *task) {
 }
 
 static void resume_request(tp_waiter_t *waiter) {
-  page_request_t *request = LIST_ENTRY(waiter, page_request_t, waiter);
+  page_request_t *request = LIST_ENTRY(waiter, page_request_t, update.waiter);
   run_request(&request->task);
 }
 
@@ -462,10 +466,10 @@ void host_pipeline_dispatch(void) {
     request->first_predicted = false;
     request->rewrite = false;
     request->hint = NONE;
+    request->hint_predicted = false;
     request->wrong_vpn = NONE;
-    request->waiter.lpn = request->lpn;
-    request->waiter.request = &command->request;
-    request->waiter.host_read = false;
+    task_map_update_start(&request->update, &request->task, request->lpn, MAP_OLD_UNKNOWN);
+    request->update.waiter.request = &command->request;
     if (request->kind == PR_READ) {
       ++pipeline.counters.host_read_pages;
     } else if (request->kind == PR_WRITE) {
@@ -603,7 +607,7 @@ bool host_pipeline_init(const hic_geometry_t *host, arena_t *arena) {
   pipeline.flushing = false;
   for (uint32_t i = 0; i < pipeline.request_count; ++i) {
     pipeline.requests[i].task.run = run_request;
-    pipeline.requests[i].waiter.resume = resume_request;
+    pipeline.requests[i].update.waiter.resume = resume_request;
     pipeline.free_requests[i] = pipeline.request_count - 1u - i;
   }
   pipeline.free_request_count = pipeline.request_count;

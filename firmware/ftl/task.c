@@ -1,5 +1,9 @@
 #include "ftl/task.h"
 
+#include "ftl/core.h"
+
+uint64_t task_update_oob_reads;
+
 static struct {
   list_node_t ready;
   list_node_t waiting[TASK_WAIT_COUNT];
@@ -12,6 +16,7 @@ void task_init(void) {
     list_init(&tasks.waiting[queue]);
   }
   tasks.flash_freed = false;
+  task_update_oob_reads = 0;
 }
 
 void task_schedule(task_t *task) { list_push_back(&tasks.ready, &task->link); }
@@ -54,21 +59,79 @@ bool task_run_ready(void) {
   return run_ready();
 }
 
+void task_map_update_start(map_update_t *update, task_t *task, uint32_t lpn, uint32_t old_vpn) {
+  update->waiter.lpn = lpn;
+  update->waiter.request = 0;
+  update->waiter.host_read = false;
+  update->task = task;
+  update->old_vpn = old_vpn;
+  update->probe_vpn = MAP_OLD_UNKNOWN;
+  update->probing = false;
+}
+
+static void probe_done(flash_op_t *op, uint32_t status) {
+  map_update_t *update = (map_update_t *)op->owner;
+  const uint32_t *oob = status == NFC_STATUS_OK ? flash_oob(&ftl_core.flash, op, 0) : 0;
+  uint32_t value;
+  map_answer_t answer = ftl_core.scheme->mispredicted(update->waiter.lpn, op->vpn, oob, &value);
+  if (answer == MAP_HIT) {
+    update->old_vpn = value;
+  } else if (answer == MAP_PREDICT) {
+    update->probe_vpn = value;
+  }
+  update->probing = false;
+  task_schedule(update->task);
+}
+
+/* Reads the OOB of update->probe_vpn (no data); false when no flash record is free. */
+static bool start_probe(map_update_t *update) {
+  flash_op_t *op = flash_op_take(&ftl_core.flash, probe_done, update);
+  if (op == 0) {
+    return false;
+  }
+  flash_io_oob(&ftl_core.flash, op, 0);
+  update->probing = true;
+  ++task_update_oob_reads;
+  flash_read(&ftl_core.flash, op, update->probe_vpn, 1);
+  update->probe_vpn = MAP_OLD_UNKNOWN;
+  return true;
+}
+
 bool task_map_update(const map_scheme_t *scheme, tp_store_t *store, block_manager_t *blocks,
-                     uint32_t lpn, uint32_t vpn, task_t *task, tp_waiter_t *waiter) {
+                     uint32_t vpn, map_update_t *update) {
   for (;;) {
-    if (!tp_store_can_evict(store)) {
-      task_wait(TASK_WAIT_FLASH, task);
+    if (update->probing) {
+      return false; /* the OOB read's completion schedules the task */
+    }
+    if (update->probe_vpn != MAP_OLD_UNKNOWN) {
+      if (!start_probe(update)) {
+        task_wait(TASK_WAIT_FLASH, update->task);
+      }
       return false;
     }
-    uint32_t value;
-    if (scheme->update(lpn, vpn, &value) == MAP_HIT) {
+    if (!tp_store_can_evict(store)) {
+      task_wait(TASK_WAIT_FLASH, update->task);
+      return false;
+    }
+    /* A page resolved through its OOB may have been replaced while the task waited its turn. */
+    if (update->old_vpn != MAP_OLD_UNKNOWN && update->old_vpn != VPN_UNMAPPED &&
+        !block_page_valid(blocks, update->old_vpn)) {
+      update->old_vpn = MAP_OLD_UNKNOWN;
+    }
+    uint32_t value = update->old_vpn;
+    map_answer_t answer = scheme->update(update->waiter.lpn, vpn, &value);
+    if (answer == MAP_HIT) {
       if (value != VPN_UNMAPPED) {
         block_page_invalidate(blocks, value);
       }
+      update->old_vpn = MAP_OLD_UNKNOWN;
       return true;
     }
-    if (!task_load_tp(store, value, task, waiter)) {
+    if (answer == MAP_PREDICT) {
+      update->probe_vpn = value;
+      continue;
+    }
+    if (!task_load_tp(store, value, update->task, &update->waiter)) {
       return false;
     }
   }

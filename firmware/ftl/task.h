@@ -51,12 +51,31 @@ bool task_run_ready(void);
  * again at once. */
 bool task_load_tp(tp_store_t *store, uint32_t tp, task_t *task, tp_waiter_t *waiter);
 
-/* Records lpn -> vpn (VPN_UNMAPPED: a trim) through `scheme` on behalf of `task`, once the TP
- * store has room for what the update may evict and the scheme holds the mapping (its TP loaded
- * first when it does not). True when done: the page it replaced, if any, is invalid in
- * `blocks`. False when the task waits (for room, or for the TP: `waiter` resumes it) and must
- * call again. The one place the pipeline, trims and GC update mappings. */
+/* One mapping update while it waits: for a TP (the waiter; its resume runs the task again) or
+ * for the OOB read that tells a scheme which page the update replaces (MAP_PREDICT). */
+typedef struct map_update {
+  tp_waiter_t waiter;
+  task_t *task;       /* scheduled when the OOB read completes */
+  uint32_t old_vpn;   /* the page it replaces when known (GC's source page, or resolved from an
+                         OOB), else MAP_OLD_UNKNOWN */
+  uint32_t probe_vpn; /* the page whose OOB is to be read next, or MAP_OLD_UNKNOWN */
+  bool probing;       /* an OOB read is in flight */
+} map_update_t;
+
+/* Starts `update` for `lpn` on behalf of `task`: old_vpn the page it replaces when the caller
+ * knows it, else MAP_OLD_UNKNOWN. */
+void task_map_update_start(map_update_t *update, task_t *task, uint32_t lpn, uint32_t old_vpn);
+
+/* Records lpn -> vpn (VPN_UNMAPPED: a trim) through `scheme`, once the TP store has room for
+ * what the update may evict and the scheme holds the mapping (its TP loaded first when it does
+ * not; the page replaced resolved through its OOB first when the scheme knows it only
+ * approximately). True when done: the page it replaced, if any, is invalid in `blocks`. False
+ * when the task waits (for room, the TP or the OOB read, which resume it) and must call again.
+ * The one place the pipeline, trims and GC update mappings. */
 bool task_map_update(const map_scheme_t *scheme, tp_store_t *store, block_manager_t *blocks,
-                     uint32_t lpn, uint32_t vpn, task_t *task, tp_waiter_t *waiter);
+                     uint32_t vpn, map_update_t *update);
+
+/* The OOB reads updates took to resolve the page they replace (ftl.map.update_oob_reads). */
+extern uint64_t task_update_oob_reads;
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "interface/boot_config.h"
 #include "interface/memory_map.h"
+#include "interface/oob_layout.h"
 #include "interface/rqrmi_model.h"
 #include "tlm/system/log.h"
 #include "tlm/system/sim_time.h"
@@ -117,6 +118,20 @@ void check_ftl(const SocConfig& config) {
       config.nand.cell != static_cast<uint32_t>(NandCell::kQlc)) {
     throw std::runtime_error(
         "ftl.fsp.policy = rl needs nand.cell = qlc: its actions are the four QLC page types");
+  }
+  if (ftl.scheme == BOOT_SCHEME_LEAFTL) {
+    const uint32_t group = ftl.ftl_leaftl_group_lpns;
+    if ((group & (group - 1u)) != 0) {
+      throw std::runtime_error(fmt::format(
+          "ftl.leaftl.group_lpns = {} must be a power of two (16, 32, 64, 128 or 256)", group));
+    }
+    const uint32_t needed = OOB_FTL_BYTES + (2u * ftl.ftl_leaftl_gamma + 1u) * 4u;
+    if (ftl.ftl_leaftl_gamma != 0 && config.nand.oob_bytes < needed) {
+      throw std::runtime_error(fmt::format(
+          "ftl.leaftl.gamma = {} needs nand.oob_size >= {} B: the FTL's {} B and the LPNs of "
+          "the 2 gamma + 1 pages around each page, 4 B each (it is {} B)",
+          ftl.ftl_leaftl_gamma, needed, OOB_FTL_BYTES, config.nand.oob_bytes));
+    }
   }
   if (ftl.ftl_gc_background_free >= config.nand.blocks) {
     throw std::runtime_error(fmt::format(

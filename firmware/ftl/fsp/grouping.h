@@ -50,5 +50,6 @@ extern const grouping_policy_t grouping_policy_baseline;
 extern const grouping_policy_t grouping_policy_frequency;
 extern const grouping_policy_t grouping_policy_distance;
 extern const grouping_policy_t grouping_policy_rl;
+extern const grouping_policy_t grouping_policy_sorted;
 
 #endif

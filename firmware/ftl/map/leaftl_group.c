@@ -225,18 +225,34 @@ bool leaftl_group_lookup(const leaftl_group_t *group, uint32_t offset, leaftl_se
 }
 
 void leaftl_group_compact(leaftl_group_t *group) {
-  /* Level 0 sinks into level 1, the result into the next, once per level below the top. */
-  for (uint32_t steps = group->level_count; steps > 1u && group->level_count > 1u; --steps) {
-    for (uint32_t moving = 0; moving < group->count; ++moving) {
-      if (group->levels[moving] != 0) {
-        continue;
-      }
-      leaftl_segment_t segment = group->segments[moving];
-      uint32_t bits[8];
-      leaftl_group_offsets(group, &segment, bits);
-      group->levels[moving] = REMOVED_LEVEL; /* out of the way while it merges */
-      merge_into(group, &segment, bits, 1, moving);
+  /* Newest first (a segment above another it overlaps is the newer): each keeps only the LPNs
+   * no newer segment took, as repeated merges down the levels would leave it, and goes. */
+  uint32_t taken[8] = {0};
+  for (uint32_t i = 0; i < group->count; ++i) {
+    uint32_t bits[8];
+    leaftl_group_offsets(group, &group->segments[i], bits);
+    if (!trim(group, &group->segments[i], taken)) {
+      group->levels[i] = REMOVED_LEVEL;
     }
-    tidy(group); /* level 0 is empty: level 1 becomes the top */
+    for (uint32_t w = 0; w < 8u; ++w) {
+      taken[w] |= bits[w];
+    }
   }
+  /* Then each sits right below the lowest newer segment it overlaps: the fewest levels. */
+  uint8_t depth[LEAFTL_GROUP_LPNS] = {0}; /* per offset: 1 + the lowest level over it so far */
+  for (uint32_t i = 0; i < group->count; ++i) {
+    if (group->levels[i] == REMOVED_LEVEL) {
+      continue;
+    }
+    const leaftl_segment_t *segment = &group->segments[i];
+    uint32_t level = 0;
+    for (uint32_t offset = segment->start; offset <= last_offset(segment); ++offset) {
+      level = depth[offset] > level ? depth[offset] : level;
+    }
+    group->levels[i] = (uint8_t)level;
+    for (uint32_t offset = segment->start; offset <= last_offset(segment); ++offset) {
+      depth[offset] = (uint8_t)(level + 1u);
+    }
+  }
+  tidy(group);
 }

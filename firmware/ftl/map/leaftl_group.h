@@ -7,7 +7,10 @@
  *     every segment of level 0 it overlaps (Algorithm 2's bitmaps): a segment left without LPNs
  *     goes, one whose range still overlaps the new one drops a level, onto a new level when it
  *     overlaps a segment there (no recursion).
- *   - Compaction moves each level's segments into the next one down the same way.
+ *   - Compaction does what moving every level's segments into the next one down, again and
+ *     again, would end with (Algorithm 1's seg_compact, "until fully compacted"): each segment
+ *     keeps only the LPNs no newer segment took, goes when none is left, and sits right below
+ *     the lowest newer segment it overlaps, so the group has the fewest levels it can.
  * A trimmed segment keeps its slope and intercept: its intercept is the prediction at the group's
  * first LPN (ml/plr.h), so its start moves without changing what it predicts.
  *
@@ -52,7 +55,7 @@ bool leaftl_group_lookup(const leaftl_group_t *group, uint32_t offset, leaftl_se
 void leaftl_group_insert(leaftl_group_t *group, const leaftl_segment_t *segment,
                          const uint8_t *offsets, uint32_t count);
 
-/* Moves every level's segments into the level below (Algorithm 1, seg_compact). */
+/* Compacts the group fully (see above). */
 void leaftl_group_compact(leaftl_group_t *group);
 
 /* The offsets `segment` of this group indexes, as a 256-bit set; answers how many. */

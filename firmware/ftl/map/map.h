@@ -22,13 +22,17 @@
 #include "lib/arena.h"
 
 #define VPN_UNMAPPED 0xFFFFFFFFu
+/* An update's old VPN the caller does not know (map_scheme_t.update). */
+#define MAP_OLD_UNKNOWN 0xFFFFFFFDu
 
 typedef enum map_answer {
   MAP_HIT,     /* *value is the VPN (VPN_UNMAPPED if the LPN has none) */
   MAP_MISS,    /* *value is the TP to load; call tp_loaded once it is in memory, then ask again */
   MAP_PREDICT, /* *value is a predicted VPN: read it with its OOB. It was right when the read is
                   OK, the OOB names the LPN and the page is still valid; otherwise the FTL calls
-                  mispredicted with what it read */
+                  mispredicted with what it read. From update: the VPN replaced is known only
+                  approximately; the FTL reads *value's OOB, asks mispredicted, and updates
+                  again with what that answered */
 } map_answer_t;
 
 /* The host command a lookup serves, for prefetching decisions (TPFTL's request-level and
@@ -62,6 +66,17 @@ typedef struct map_env {
   /* The whole content of a TP leaves the scheme's memory dirty (schemes that cache whole TPs):
    * no read of the old TP is needed. */
   void (*write_back_page)(uint32_t tp, const uint32_t *entries);
+  /* Whether a page holds the current copy of its LPN (the FTL's validity bitmap). */
+  bool (*page_valid)(uint32_t vpn);
+  /* Whether a page can be read: its stripe has blocks (a free stripe's VPNs name no page). */
+  bool (*page_readable)(uint32_t vpn);
+  /* The controller core's cycle counter (wraps), for schemes that time their own work. */
+  uint32_t (*cycles)(void);
+  uint32_t oob_words; /* 32-bit words in a page's OOB (interface/oob_layout.h) */
+  uint32_t vpn_count;    /* VPNs of the device: [0, vpn_count) */
+  uint32_t stripe_pages; /* VPNs of a stripe: its programs, one stream's, follow each other */
+  /* Stops the firmware with `message` (a scheme that cannot go on: its memory, a broken table). */
+  void (*fault)(const char *message);
 } map_env_t;
 
 /* Counters every scheme keeps; the FTL adds them to its statistics block. */
@@ -88,9 +103,12 @@ typedef struct map_scheme {
    * nodes) included, within budget_bytes. False when even its minimum does not fit. */
   bool (*init)(const map_env_t *env, arena_t *arena, uint32_t budget_bytes);
   map_answer_t (*lookup)(uint32_t lpn, const map_request_t *request, uint32_t *value);
-  /* Records lpn -> vpn (a programmed host page, a GC move; VPN_UNMAPPED for a trim). HIT: done,
-   * *value = the VPN it replaced (VPN_UNMAPPED if none), so the caller can invalidate that page.
-   * MISS: nothing changed, *value = the TP to load first. */
+  /* Records lpn -> vpn (a programmed host page, a GC move; VPN_UNMAPPED for a trim). On entry
+   * *value is the VPN it replaces when the caller knows it (GC's source page, or what
+   * mispredicted resolved after a PREDICT answer), else MAP_OLD_UNKNOWN. HIT: done, *value =
+   * the VPN it replaced (VPN_UNMAPPED if none), so the caller can invalidate that page. MISS:
+   * nothing changed, *value = the TP to load first. PREDICT: nothing changed, *value = a page
+   * whose OOB tells the VPN replaced (a scheme that knows it only approximately). */
   map_answer_t (*update)(uint32_t lpn, uint32_t vpn, uint32_t *value);
   /* A TP this scheme asked for is in memory (entries: entries_per_tp VPNs, pending writebacks
    * merged). wanted[] are the LPNs waiting on it, with the request each serves (NULL entries
@@ -98,17 +116,22 @@ typedef struct map_scheme {
    * in this same call chain. */
   void (*tp_loaded)(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,
                     const map_request_t *const *requests, uint32_t wanted_count);
-  /* A PREDICT answer for lpn was wrong: vpn_read is the page read, oob its OOB words
-   * (interface/oob_layout.h; NULL when the read failed). HIT: *value is the LPN's VPN, found
-   * from what was read (e.g. neighbours' mappings the scheme keeps in its OOB area): the FTL
-   * reads it, one more read and no TP load. MISS: the FTL asks lookup again, which must not
-   * predict vpn_read again. PREDICT schemes only; NULL otherwise. */
+  /* A PREDICT answer for lpn was wrong, or an update's PREDICT page was read: vpn_read is the
+   * page read, oob its OOB words (interface/oob_layout.h; NULL when the read failed). HIT:
+   * *value is the LPN's VPN, found from what was read (e.g. neighbours' mappings the scheme
+   * keeps in its OOB area): the FTL reads it, one more read and no TP load. PREDICT: *value is
+   * another page to read and verify (what was read did not settle it). MISS: the FTL asks
+   * lookup again, which must not predict vpn_read again. PREDICT schemes only; NULL otherwise. */
   map_answer_t (*mispredicted)(uint32_t lpn, uint32_t vpn_read, const uint32_t *oob,
                                uint32_t *value);
   /* A program completed (a write-buffer flush or a GC batch): lpns[i] was programmed at
    * first_vpn + i, in program order, OOB_FILLER for a filler page. Heard before the pages'
    * mapping updates, so a learned scheme can fit a model to the whole run. NULL: not heard. */
   void (*programmed)(const uint32_t *lpns, uint32_t first_vpn, uint32_t count);
+  /* A program is about to be submitted: the OOB of its `count` pages from first_vpn
+   * (`oob_words` words each, owners set) lets the scheme fill its area (OOB_SCHEME_FIRST_WORD
+   * on). NULL: the area stays as it is. */
+  void (*program_oob)(uint32_t first_vpn, uint32_t count, uint32_t *oob, uint32_t oob_words);
   /* Hands every dirty mapping to write_back_* (flush command, clean shutdown). */
   void (*flush)(void);
   const map_counters_t *(*counters)(void);
@@ -119,5 +142,6 @@ extern const map_scheme_t map_scheme_ideal;
 extern const map_scheme_t map_scheme_dftl;
 extern const map_scheme_t map_scheme_tpftl;
 extern const map_scheme_t map_scheme_sftl;
+extern const map_scheme_t map_scheme_leaftl;
 
 #endif

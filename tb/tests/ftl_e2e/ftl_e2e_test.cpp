@@ -38,11 +38,15 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// `scheme` is a firmware.scheme, or leaftl_g16: LeaFTL with error bound 16, the neighbours'
+// LPNs in a 256-byte OOB and the write buffer flushed in sorted sweeps.
 std::string device_yaml(const std::string& scheme) {
-  return "name: ftl_e2e\nseed: 3\n"
+  const bool leaftl_g16 = scheme == "leaftl_g16";
+  return std::string("name: ftl_e2e\nseed: 3\n") +
          "nand: {channels: 2, ways: 1, dies: 1, planes: 2, blocks: 64, pages: 16, "
-         "page_size: 8KiB}\n"
-         "firmware: {scheme: " + scheme + "}\n"
+         "page_size: 8KiB" + (leaftl_g16 ? ", oob_size: 256B" : "") + "}\n" +
+         "firmware: {scheme: " + (leaftl_g16 ? "leaftl" : scheme) + "}\n" +
+         (leaftl_g16 ? "ftl: {leaftl: {gamma: 16}, fsp: {policy: sorted}}\n" : "") +
          "host: {oracle: true}\n";
 }
 
@@ -382,6 +386,22 @@ TEST(RlGrouping, NeedsQlc) {
       << run.process.output;
 }
 
+// LeaFTL's keys that the device must match are refused before the run, naming both keys.
+TEST(LeaftlKeys, GammaNeedsOobRoomForTheNeighboursAndGroupsArePowersOfTwo) {
+  const std::string yaml = device_yaml("leaftl") +
+                           fill_then_verify(1 << 20, "");
+  const E2eRun small_oob = run_scenario("leaftl_oob", yaml, "--set ftl.leaftl.gamma=16");
+  EXPECT_NE(small_oob.process.exit_code, 0);
+  EXPECT_TRUE(contains(small_oob.process.output,
+                       "ftl.leaftl.gamma = 16 needs nand.oob_size >= 144 B"))
+      << small_oob.process.output;
+  const E2eRun odd_group = run_scenario("leaftl_group", yaml, "--set ftl.leaftl.group_lpns=100");
+  EXPECT_NE(odd_group.process.exit_code, 0);
+  EXPECT_TRUE(contains(odd_group.process.output,
+                       "ftl.leaftl.group_lpns = 100 must be a power of two"))
+      << odd_group.process.output;
+}
+
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a
 // 1 MiB working set. With clean entries and a high flush watermark nearly every page access hits
 // the buffer; as a plain write buffer that programs every whole wordline at once, few do. Every
@@ -458,7 +478,9 @@ TEST_P(FtlScheme, PartialPagesMergeWithOldData) {
   EXPECT_GT(phase(run, 1)["partial_page_merges"].get<uint64_t>(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Schemes, FtlScheme, testing::Values("ideal", "dftl", "tpftl", "sftl"));
+INSTANTIATE_TEST_SUITE_P(Schemes, FtlScheme,
+                         testing::Values("ideal", "dftl", "tpftl", "sftl", "leaftl",
+                                         "leaftl_g16"));
 
 // ---- Once for the FTL -----------------------------------------------------------------------
 
@@ -828,7 +850,7 @@ TEST(FtlMetricsOverTime, NoIntervalNoSeriesAndTheSameStats) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, FtlScenarioFile,
-                         testing::Values("ideal", "dftl", "tpftl", "sftl", "gc_stress",
+                         testing::Values("ideal", "dftl", "tpftl", "sftl", "leaftl", "gc_stress",
                                          "trace_profile", "leaftl_profile", "tpcc_ftl",
                                          "ssdsim_trace_ftl"));
 

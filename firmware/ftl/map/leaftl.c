@@ -1,0 +1,759 @@
+/* LeaFTL (Sun et al., ASPLOS 2023): the mapping table as learned index segments.
+ *
+ * Mapping updates gather in a batch (exact, hashed by LPN: the paper's sorted data buffer, whose
+ * mappings it answers from the buffer). A full batch, or a flush, is sorted by LPN and learned:
+ * greedy PLR with error bound gamma (ml/plr.h) cuts it into segments within each group of
+ * group_lpns LPNs, and each segment goes on top of its group's log-structured index
+ * (ftl/map/leaftl_group.h; trims become single-point segments mapping to VPN_UNMAPPED). Host
+ * flushes come sorted when the write buffer uses the `sorted` grouping policy; GC batches are
+ * learned like host ones (section 3.6). Every compaction_writes updates, every group compacts.
+ *
+ * Lookup: the batch, else the group's levels from the top. An accurate segment answers HIT; an
+ * approximate one PREDICT, verified through the page's OOB. Each page's OOB carries the LPNs of
+ * the 2 gamma + 1 pages around it (section 3.5), those known when it is programmed: its own
+ * program's and, through a short table of program tails, the ones before it in its stripe. A wrong prediction
+ * is resolved from the OOB read (one more read); when the answer lies in a program written
+ * after the page read, the scheme names the next page to try in a fixed order over the window
+ * (p, p + 1 .. p + gamma, p - 1 .. p - gamma), skipping what each OOB already rules out, so a
+ * resolution always ends within the window.
+ *
+ * An update must name the page it replaces, so that the FTL can invalidate it (the paper's
+ * simulator reads it from a reference map). Through an approximate segment that page is known
+ * only within gamma: the update answers PREDICT and the FTL reads the predicted page's OOB
+ * (map.update_oob_reads counts these reads), unless it knows the page already (GC).
+ *
+ * Memory: per group a 16-byte record; its segments (8 bytes), their levels (1 byte) and its CRB
+ * in one extent of a pool that slides its extents down when its top is reached. The batch, the
+ * program tails and the learning scratch are fixed. All of it comes from the map budget. When
+ * the pool cannot take a group's growth, every group compacts and gives back its spare room (a
+ * firmware with a fixed budget cannot wait for the next periodic compaction); when even that is
+ * not enough the firmware stops with a message naming ftl.map_budget. */
+#include "ftl/map/leaftl_group.h"
+#include "ftl/map/map.h"
+#include "ftl/map/scheme_common.h"
+#include "lib/format.h"
+#include "lib/metrics.h"
+#include "lib/sort.h"
+#include "ml/plr.h"
+#include "oob_layout.h"
+
+#include <string.h>
+
+#define LEAFTL_TAILS 8u              /* program tails remembered (streams writing at once) */
+#define LEAFTL_UNKNOWN 0xFFFFFFFFu   /* an OOB neighbour entry not known at program time */
+#define LEAFTL_LEVEL_BUCKETS 16u     /* levels searched per lookup: 1..15, 16 and more */
+#define LEAFTL_EXTENT_HEADER_WORDS 2u /* owner group, size in words */
+#define LEAFTL_GROW_MIN 4u           /* segments added to a full extent at least */
+
+typedef struct group_record {
+  uint32_t extent; /* pool word offset, SCHEME_NIL while the group has never had a segment */
+  uint16_t count;
+  uint16_t capacity;
+  uint16_t crb_length;
+  uint16_t crb_capacity;
+  uint8_t level_count;
+  uint8_t reserved[3];
+} group_record_t;
+
+/* The LPNs of the last pages a program wrote, for the OOB of the program that continues it. */
+typedef struct program_tail {
+  uint32_t next_vpn; /* the VPN after its last page; 0 for an unused tail */
+  uint32_t used;     /* last use, for replacement */
+  uint32_t *lpns;    /* gamma LPNs, the last one at the end */
+} program_tail_t;
+
+/* Everything stats.json shows beyond map_counters_t. */
+typedef struct leaftl_stats {
+  uint64_t segments;             /* gauges, over every group */
+  uint64_t approximate_segments;
+  uint64_t single_point_segments;
+  uint64_t crb_bytes;
+  uint64_t groups_used;
+  uint64_t bytes_paper;          /* 8 B a segment (5 B a single point) + 4 B a group */
+  uint64_t bytes_ours;           /* records, live extents, batch, tails, scratch */
+  uint64_t bytes_dftl;           /* 8 B per mapped LPN, as DFTL's table would take */
+  uint64_t mapped_lpns;
+  uint64_t batches_learned;      /* counters */
+  uint64_t lpns_learned;
+  uint64_t learn_cycles;         /* sorting, PLR and inserting a batch */
+  uint64_t plr_cycles;           /* of those, PLR alone */
+  uint64_t lookup_cycles;        /* searching the levels, per lookup that reached them */
+  uint64_t level_lookups;
+  uint64_t levels_searched[LEAFTL_LEVEL_BUCKETS];
+  uint64_t compactions;
+  uint64_t compaction_cycles;
+  uint64_t oob_resolved;         /* mispredictions the OOB read answered */
+  uint64_t oob_probes;           /* ... that needed another page read first */
+  uint64_t update_predictions;   /* updates whose old page an OOB read had to find */
+  uint64_t pool_slides;
+  uint64_t compactions_for_room; /* compactions a full pool started */
+} leaftl_stats_t;
+
+static struct {
+  map_env_t env;
+  map_counters_t counters;
+  leaftl_stats_t stats;
+  uint32_t gamma;
+  uint32_t group_lpns;
+  uint32_t group_count;
+  group_record_t *groups;
+  uint32_t *pool;
+  uint32_t pool_words;
+  uint32_t pool_top;
+  uint32_t pool_live;
+  /* The batch. */
+  uint32_t batch_capacity;
+  uint32_t batch_count;
+  uint32_t *batch_lpns;
+  uint32_t *batch_vpns;
+  uint32_t *batch_next;
+  uint32_t *batch_heads;
+  uint32_t batch_buckets;
+  scheme_hash_t batch_hash;
+  /* Learning scratch, one group at a time. */
+  uint32_t *xs;
+  uint32_t *ys;
+  plr_segment_t *learned;
+  uint8_t *offsets;
+  program_tail_t tails[LEAFTL_TAILS];
+  uint32_t tail_clock;
+  uint32_t fixed_bytes; /* records, batch, tails, scratch: what is not the pool */
+  uint32_t updates_since_compaction;
+  uint32_t compaction_writes;
+} lea;
+
+/* ---- the pool ---- */
+
+static uint32_t words_of(uint32_t bytes) { return (bytes + 3u) / 4u; }
+
+static uint32_t extent_words(uint32_t capacity, uint32_t crb_capacity) {
+  return LEAFTL_EXTENT_HEADER_WORDS + 2u * capacity + words_of(capacity) + words_of(crb_capacity);
+}
+
+/* Moves the live extents to the pool's bottom, in order. */
+static void pool_slide(void) {
+  uint32_t write = 0;
+  for (uint32_t read = 0; read < lea.pool_top;) {
+    uint32_t owner = lea.pool[read];
+    uint32_t size = lea.pool[read + 1u];
+    if (owner != SCHEME_NIL) {
+      if (write != read) {
+        memmove(&lea.pool[write], &lea.pool[read], size * 4u);
+      }
+      lea.groups[owner].extent = write;
+      write += size;
+    }
+    read += size;
+  }
+  lea.pool_top = write;
+  ++lea.stats.pool_slides;
+}
+
+static uint32_t pool_take(uint32_t words, uint32_t owner) {
+  if (lea.pool_top + words > lea.pool_words) {
+    pool_slide();
+    if (lea.pool_top + words > lea.pool_words) {
+      return SCHEME_NIL;
+    }
+  }
+  uint32_t extent = lea.pool_top;
+  lea.pool[extent] = owner;
+  lea.pool[extent + 1u] = words;
+  lea.pool_top += words;
+  lea.pool_live += words;
+  return extent;
+}
+
+/* The group's index over its extent. */
+static leaftl_group_t view(uint32_t g) {
+  const group_record_t *record = &lea.groups[g];
+  leaftl_group_t group;
+  uint32_t *base = &lea.pool[record->extent + LEAFTL_EXTENT_HEADER_WORDS];
+  uint8_t *levels = (uint8_t *)(base + 2u * record->capacity);
+  leaftl_group_init(&group, (leaftl_segment_t *)base, levels, record->capacity,
+                    levels + 4u * words_of(record->capacity), record->crb_capacity);
+  group.count = record->count;
+  group.level_count = record->level_count;
+  group.crb.length = record->crb_length;
+  return group;
+}
+
+static void store(uint32_t g, const leaftl_group_t *group) {
+  group_record_t *record = &lea.groups[g];
+  record->count = (uint16_t)group->count;
+  record->level_count = (uint8_t)group->level_count;
+  record->crb_length = (uint16_t)group->crb.length;
+}
+
+static void out_of_budget(uint32_t g) {
+  char message[160];
+  fw_snprintf(message, sizeof message,
+              "group %u's segments do not fit the map budget (ftl.map_budget): %u of %u pool "
+              "bytes live, %u segments in %u groups",
+              (unsigned)g, (unsigned)(lea.pool_live * 4u), (unsigned)(lea.pool_words * 4u),
+              (unsigned)lea.stats.segments, (unsigned)lea.stats.groups_used);
+  lea.env.fault(message);
+}
+
+/* Gives back the room group g's extent holds beyond its segments and CRB: the rest of the
+ * extent becomes a dead one the next slide drops. */
+static void shrink_extent(uint32_t g) {
+  group_record_t *record = &lea.groups[g];
+  uint32_t capacity = record->count < LEAFTL_GROW_MIN ? LEAFTL_GROW_MIN : record->count;
+  uint32_t crb_capacity = (record->crb_length + 15u) & ~15u;
+  if (crb_capacity > LEAFTL_CRB_MAX_BYTES) {
+    crb_capacity = LEAFTL_CRB_MAX_BYTES;
+  }
+  uint32_t old_words = lea.pool[record->extent + 1u];
+  uint32_t new_words = extent_words(capacity, crb_capacity);
+  if (new_words + LEAFTL_EXTENT_HEADER_WORDS > old_words) {
+    return;
+  }
+  leaftl_group_t old = view(g);
+  uint32_t *base = &lea.pool[record->extent + LEAFTL_EXTENT_HEADER_WORDS];
+  uint8_t *levels = (uint8_t *)(base + 2u * capacity);
+  memmove(levels, old.levels, old.count);
+  memmove(levels + 4u * words_of(capacity), old.crb.bytes, old.crb.length);
+  lea.pool[record->extent + 1u] = new_words;
+  lea.pool[record->extent + new_words] = SCHEME_NIL;
+  lea.pool[record->extent + new_words + 1u] = old_words - new_words;
+  lea.pool_live -= old_words - new_words;
+  record->capacity = (uint16_t)capacity;
+  record->crb_capacity = (uint16_t)crb_capacity;
+}
+
+static void compact_all(void);
+
+/* Room in group g's extent for one more segment and `crb_bytes` more CRB bytes. A full pool
+ * first compacts every group and takes back what their extents hold spare; false (after
+ * env.fault, which a host test may survive) when even that leaves no room. */
+static bool ensure_room(uint32_t g, uint32_t crb_bytes) {
+  group_record_t *record = &lea.groups[g];
+  bool first = record->extent == SCHEME_NIL;
+  uint32_t capacity = record->capacity;
+  uint32_t crb_capacity = record->crb_capacity;
+  if (!first && record->count < capacity && record->crb_length + crb_bytes <= crb_capacity) {
+    return true;
+  }
+  if (first || record->count >= capacity) {
+    uint32_t more = capacity / 2u;
+    capacity += more < LEAFTL_GROW_MIN ? LEAFTL_GROW_MIN : more;
+  }
+  if (record->crb_length + crb_bytes > crb_capacity) {
+    crb_capacity = (record->crb_length + crb_bytes + 15u) & ~15u;
+    if (crb_capacity > LEAFTL_CRB_MAX_BYTES) {
+      crb_capacity = LEAFTL_CRB_MAX_BYTES;
+    }
+  }
+  uint32_t words = extent_words(capacity, crb_capacity);
+  uint32_t extent = pool_take(words, g);
+  if (extent == SCHEME_NIL) {
+    ++lea.stats.compactions_for_room;
+    compact_all();
+    for (uint32_t other = 0; other < lea.group_count; ++other) {
+      if (lea.groups[other].extent != SCHEME_NIL) {
+        shrink_extent(other);
+      }
+    }
+    extent = pool_take(words, g);
+  }
+  if (extent == SCHEME_NIL) {
+    out_of_budget(g);
+    return false;
+  }
+  if (first) {
+    ++lea.stats.groups_used;
+  } else {
+    /* The old extent may have slid while the new one was taken: read it where it is now. */
+    leaftl_group_t old = view(g);
+    uint32_t *base = &lea.pool[extent + LEAFTL_EXTENT_HEADER_WORDS];
+    uint8_t *levels = (uint8_t *)(base + 2u * capacity);
+    memcpy(base, old.segments, old.count * sizeof(leaftl_segment_t));
+    memcpy(levels, old.levels, old.count);
+    memcpy(levels + 4u * words_of(capacity), old.crb.bytes, old.crb.length);
+    lea.pool[record->extent] = SCHEME_NIL;
+    lea.pool_live -= lea.pool[record->extent + 1u];
+  }
+  record->extent = extent;
+  record->capacity = (uint16_t)capacity;
+  record->crb_capacity = (uint16_t)crb_capacity;
+  return true;
+}
+
+/* ---- accounting ---- */
+
+/* Adds (sign +1) or takes away (-1) group g's share of the gauges. */
+static void account(const leaftl_group_t *group, int32_t sign) {
+  uint64_t singles = 0, approximate = 0;
+  for (uint32_t i = 0; i < group->count; ++i) {
+    singles += group->segments[i].length == 0;
+    approximate += !leaftl_segment_accurate(&group->segments[i]);
+  }
+  int64_t s = sign;
+  lea.stats.segments += (uint64_t)(s * group->count);
+  lea.stats.single_point_segments += (uint64_t)(s * (int64_t)singles);
+  lea.stats.approximate_segments += (uint64_t)(s * (int64_t)approximate);
+  lea.stats.crb_bytes += (uint64_t)(s * group->crb.length);
+  int64_t paper = 8 * ((int64_t)group->count - (int64_t)singles) + 5 * (int64_t)singles +
+                  (group->count != 0 ? 4 : 0);
+  lea.stats.bytes_paper += (uint64_t)(s * paper);
+}
+
+static void refresh_gauges(void) {
+  lea.stats.bytes_ours = lea.fixed_bytes + 4ull * lea.pool_live;
+  lea.stats.bytes_dftl = 8u * lea.stats.mapped_lpns;
+  lea.counters.table_bytes = (uint32_t)(8u * lea.stats.segments + lea.stats.crb_bytes);
+}
+
+/* ---- the batch ---- */
+
+static uint32_t batch_find(uint32_t lpn) {
+  return lea.batch_count == 0 ? SCHEME_NIL : scheme_hash_find(&lea.batch_hash, lpn);
+}
+
+static void batch_clear(void) {
+  lea.batch_count = 0;
+  scheme_hash_init(&lea.batch_hash, lea.batch_heads, lea.batch_buckets, lea.batch_next,
+                   lea.batch_lpns);
+}
+
+/* Inserts one learned segment (or a trim's single point) into group g. */
+static void insert_segment(uint32_t g, const leaftl_segment_t *segment, const uint8_t *offsets,
+                           uint32_t count) {
+  bool approximate = !leaftl_segment_accurate(segment);
+  if (!ensure_room(g, approximate ? leaftl_group_crb_room(count) : 0u)) {
+    return;
+  }
+  leaftl_group_t group = view(g);
+  account(&group, -1);
+  if (group.level_count + 1u >= LEAFTL_MAX_LEVELS) {
+    leaftl_group_compact(&group);
+  }
+  leaftl_group_insert(&group, segment, approximate ? offsets : 0, approximate ? count : 0u);
+  account(&group, +1);
+  store(g, &group);
+}
+
+/* Learns the points [first, end) of the sorted batch, all in group g. */
+static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
+  uint32_t base = g * lea.group_lpns;
+  uint32_t mapped = 0;
+  for (uint32_t i = first; i < end; ++i) {
+    if (lea.batch_vpns[i] == VPN_UNMAPPED) {
+      leaftl_segment_t trimmed = {(uint8_t)(lea.batch_lpns[i] - base), 0, 0, VPN_UNMAPPED};
+      insert_segment(g, &trimmed, 0, 0);
+      continue;
+    }
+    lea.xs[mapped] = lea.batch_lpns[i];
+    lea.ys[mapped] = lea.batch_vpns[i];
+    ++mapped;
+  }
+  uint32_t started = lea.env.cycles();
+  uint32_t count = plr_learn(lea.xs, lea.ys, mapped, lea.gamma, lea.group_lpns, lea.learned);
+  lea.stats.plr_cycles += lea.env.cycles() - started;
+  uint32_t point = 0;
+  for (uint32_t s = 0; s < count; ++s) {
+    const plr_segment_t *learned = &lea.learned[s];
+    leaftl_segment_t segment = {(uint8_t)(learned->first_x - base),
+                                (uint8_t)(learned->last_x - learned->first_x), learned->slope,
+                                learned->intercept};
+    for (uint32_t i = 0; i < learned->points; ++i) {
+      lea.offsets[i] = (uint8_t)(lea.xs[point + i] - base);
+    }
+    point += learned->points;
+    insert_segment(g, &segment, lea.offsets, learned->points);
+  }
+}
+
+static void learn_batch(void) {
+  if (lea.batch_count == 0) {
+    return;
+  }
+  uint32_t started = lea.env.cycles();
+  sort_pairs_u32(lea.batch_lpns, lea.batch_vpns, lea.batch_count);
+  for (uint32_t first = 0; first < lea.batch_count;) {
+    uint32_t g = lea.batch_lpns[first] / lea.group_lpns;
+    uint32_t end = first + 1u;
+    while (end < lea.batch_count && lea.batch_lpns[end] / lea.group_lpns == g) {
+      ++end;
+    }
+    learn_group(g, first, end);
+    first = end;
+  }
+  lea.stats.lpns_learned += lea.batch_count;
+  ++lea.stats.batches_learned;
+  batch_clear();
+  lea.stats.learn_cycles += lea.env.cycles() - started;
+  refresh_gauges();
+}
+
+static void compact_all(void) {
+  uint32_t started = lea.env.cycles();
+  for (uint32_t g = 0; g < lea.group_count; ++g) {
+    if (lea.groups[g].level_count > 1u) {
+      leaftl_group_t group = view(g);
+      account(&group, -1);
+      leaftl_group_compact(&group);
+      account(&group, +1);
+      store(g, &group);
+    }
+  }
+  ++lea.stats.compactions;
+  lea.stats.compaction_cycles += lea.env.cycles() - started;
+  refresh_gauges();
+}
+
+/* ---- lookups ---- */
+
+typedef enum found_kind { FOUND_NONE, FOUND_EXACT, FOUND_APPROXIMATE } found_kind_t;
+
+/* What the table says of lpn: nothing, an exact VPN or a prediction (*vpn). A host lookup
+ * (`host`) counts its cycles and the levels it searched. */
+static found_kind_t find(uint32_t lpn, uint32_t *vpn, bool host) {
+  uint32_t item = batch_find(lpn);
+  if (item != SCHEME_NIL) {
+    *vpn = lea.batch_vpns[item];
+    return FOUND_EXACT;
+  }
+  uint32_t g = lpn / lea.group_lpns;
+  if (lea.groups[g].extent == SCHEME_NIL) {
+    *vpn = VPN_UNMAPPED;
+    return FOUND_NONE;
+  }
+  uint32_t started = lea.env.cycles();
+  leaftl_group_t group = view(g);
+  leaftl_segment_t segment;
+  uint32_t searched;
+  uint32_t offset = lpn - g * lea.group_lpns;
+  bool hit = leaftl_group_lookup(&group, offset, &segment, &searched);
+  *vpn = hit ? leaftl_segment_predict(&segment, offset) : VPN_UNMAPPED;
+  if (host) {
+    lea.stats.lookup_cycles += lea.env.cycles() - started;
+    ++lea.stats.level_lookups;
+    metrics_histogram_add(lea.stats.levels_searched, LEAFTL_LEVEL_BUCKETS, 1, searched);
+  }
+  if (!hit) {
+    return FOUND_NONE;
+  }
+  if (leaftl_segment_accurate(&segment)) {
+    return FOUND_EXACT;
+  }
+  /* Within gamma of a page that exists, a prediction may fall off either end of the device. */
+  if (*vpn >= lea.env.vpn_count) {
+    *vpn = *vpn >= 0x80000000u ? 0u : lea.env.vpn_count - 1u;
+  }
+  return FOUND_APPROXIMATE;
+}
+
+/* The position of `vpn` in the probing order around `predicted`: predicted, predicted + 1 ..
+ * + gamma, predicted - 1 .. - gamma; 2 gamma + 1 when outside the window. */
+static uint32_t probe_position(uint32_t predicted, uint32_t vpn) {
+  if (vpn >= predicted && vpn - predicted <= lea.gamma) {
+    return vpn - predicted;
+  }
+  if (vpn < predicted && predicted - vpn <= lea.gamma) {
+    return lea.gamma + (predicted - vpn);
+  }
+  return 2u * lea.gamma + 1u;
+}
+
+static uint32_t probe_vpn(uint32_t predicted, uint32_t position) {
+  return position <= lea.gamma ? predicted + position : predicted - (position - lea.gamma);
+}
+
+/* The first page from `position` on in the probing order around `predicted` (below) that can be
+ * read, or VPN_UNMAPPED: a prediction may name a page of a stripe that has no blocks now. */
+static uint32_t first_readable(uint32_t predicted, uint32_t position) {
+  for (; position <= 2u * lea.gamma; ++position) {
+    uint32_t vpn = probe_vpn(predicted, position);
+    if (vpn < lea.env.vpn_count && lea.env.page_readable(vpn)) {
+      return vpn;
+    }
+  }
+  return VPN_UNMAPPED;
+}
+
+static void table_broken(uint32_t lpn, uint32_t predicted) {
+  char message[96];
+  fw_snprintf(message, sizeof message, "LPN %u is on no page within gamma %u of VPN %#x",
+              (unsigned)lpn, (unsigned)lea.gamma, (unsigned)predicted);
+  lea.env.fault(message);
+}
+
+/* An approximate answer for lpn: the page to read first, around the prediction. */
+static map_answer_t predict(uint32_t lpn, uint32_t predicted, uint32_t *value) {
+  *value = first_readable(predicted, 0);
+  if (*value == VPN_UNMAPPED) {
+    table_broken(lpn, predicted);
+    return MAP_MISS;
+  }
+  return MAP_PREDICT;
+}
+
+static map_answer_t leaftl_lookup(uint32_t lpn, const map_request_t *request, uint32_t *value) {
+  (void)request;
+  ++lea.counters.lookups;
+  if (find(lpn, value, true) == FOUND_APPROXIMATE) {
+    ++lea.counters.predictions;
+    return predict(lpn, *value, value);
+  }
+  ++lea.counters.hits;
+  return MAP_HIT;
+}
+
+static map_answer_t leaftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
+  uint32_t item = batch_find(lpn);
+  uint32_t old = *value;
+  if (item != SCHEME_NIL) {
+    old = lea.batch_vpns[item];
+    lea.batch_vpns[item] = vpn;
+  } else {
+    if (old == MAP_OLD_UNKNOWN && find(lpn, &old, false) == FOUND_APPROXIMATE) {
+      ++lea.stats.update_predictions;
+      return predict(lpn, old, value); /* the FTL reads its OOB and comes back */
+    }
+    if (lea.batch_count == lea.batch_capacity) {
+      learn_batch();
+    }
+    item = lea.batch_count++;
+    lea.batch_lpns[item] = lpn;
+    lea.batch_vpns[item] = vpn;
+    scheme_hash_insert(&lea.batch_hash, item);
+  }
+  ++lea.counters.updates;
+  if (old == VPN_UNMAPPED && vpn != VPN_UNMAPPED) {
+    ++lea.stats.mapped_lpns;
+  } else if (old != VPN_UNMAPPED && vpn == VPN_UNMAPPED) {
+    --lea.stats.mapped_lpns;
+  }
+  if (lea.compaction_writes != 0 && ++lea.updates_since_compaction >= lea.compaction_writes) {
+    lea.updates_since_compaction = 0;
+    learn_batch();
+    compact_all();
+  }
+  *value = old;
+  return MAP_HIT;
+}
+
+/* What the OOB of `read` (NULL: unreadable) says of page `vpn` holding lpn: 1 it does, 0 it does
+ * not, -1 unknown. */
+static int32_t oob_says(const uint32_t *oob, uint32_t read, uint32_t vpn, uint32_t lpn) {
+  if (oob == 0 || (vpn < read && read - vpn > lea.gamma) || (vpn > read && vpn - read > lea.gamma)) {
+    return -1;
+  }
+  uint32_t entry = oob[OOB_SCHEME_FIRST_WORD + (vpn + lea.gamma - read)];
+  if (entry == LEAFTL_UNKNOWN) {
+    return -1;
+  }
+  return entry == lpn && lea.env.page_valid(vpn) ? 1 : 0;
+}
+
+static map_answer_t leaftl_mispredicted(uint32_t lpn, uint32_t vpn_read, const uint32_t *oob,
+                                        uint32_t *value) {
+  uint32_t predicted;
+  found_kind_t kind = find(lpn, &predicted, false);
+  if (kind != FOUND_APPROXIMATE) {
+    *value = predicted; /* rewritten or trimmed since: what the table says now is exact */
+    return MAP_HIT;
+  }
+  uint32_t read_position = probe_position(predicted, vpn_read);
+  if (read_position > 2u * lea.gamma) {
+    return predict(lpn, predicted, value); /* relearned elsewhere since the read was issued */
+  }
+  for (uint32_t position = 0; position <= 2u * lea.gamma; ++position) {
+    uint32_t vpn = probe_vpn(predicted, position);
+    if (oob_says(oob, vpn_read, vpn, lpn) == 1) {
+      if (vpn != predicted) {
+        lea.counters.mispredictions += vpn_read == predicted;
+        ++lea.stats.oob_resolved;
+      }
+      *value = vpn;
+      return MAP_HIT;
+    }
+  }
+  lea.counters.mispredictions += vpn_read == predicted;
+  for (uint32_t position = read_position + 1u; position <= 2u * lea.gamma; ++position) {
+    uint32_t vpn = first_readable(predicted, position);
+    if (vpn == VPN_UNMAPPED) {
+      break;
+    }
+    position = probe_position(predicted, vpn);
+    if (oob_says(oob, vpn_read, vpn, lpn) != 0) {
+      ++lea.stats.oob_probes;
+      *value = vpn;
+      return MAP_PREDICT;
+    }
+  }
+  table_broken(lpn, predicted);
+  return MAP_MISS;
+}
+
+/* ---- the OOB of a program ---- */
+
+/* The tail a program continues: never across a stripe's start, where the pages before belong to
+ * another stripe that may have been erased and written again since its tail was kept. */
+static program_tail_t *tail_before(uint32_t first_vpn) {
+  if (first_vpn % lea.env.stripe_pages == 0) {
+    return 0;
+  }
+  for (uint32_t t = 0; t < LEAFTL_TAILS; ++t) {
+    if (lea.tails[t].next_vpn == first_vpn) {
+      return &lea.tails[t];
+    }
+  }
+  return 0;
+}
+
+static void leaftl_program_oob(uint32_t first_vpn, uint32_t count, uint32_t *oob,
+                               uint32_t oob_words) {
+  if (lea.gamma == 0) {
+    return; /* accurate segments only: no prediction to resolve */
+  }
+  program_tail_t *tail = tail_before(first_vpn);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t *entries = &oob[i * oob_words + OOB_SCHEME_FIRST_WORD];
+    for (uint32_t j = 0; j <= 2u * lea.gamma; ++j) {
+      int32_t neighbour = (int32_t)i + (int32_t)j - (int32_t)lea.gamma; /* in this program */
+      if (neighbour >= 0 && neighbour < (int32_t)count) {
+        entries[j] = oob[(uint32_t)neighbour * oob_words + OOB_WORD_OWNER];
+      } else if (neighbour < 0 && tail != 0 && (uint32_t)(-neighbour) <= lea.gamma) {
+        entries[j] = tail->lpns[lea.gamma - (uint32_t)(-neighbour)];
+      } else {
+        entries[j] = LEAFTL_UNKNOWN;
+      }
+    }
+  }
+  /* This program's tail replaces the one it continues, else the least recently used. */
+  if (tail == 0) {
+    tail = &lea.tails[0];
+    for (uint32_t t = 1; t < LEAFTL_TAILS; ++t) {
+      if (lea.tails[t].used < tail->used) {
+        tail = &lea.tails[t];
+      }
+    }
+    for (uint32_t k = 0; k < lea.gamma; ++k) {
+      tail->lpns[k] = LEAFTL_UNKNOWN;
+    }
+  }
+  uint32_t shift = count < lea.gamma ? count : lea.gamma;
+  memmove(tail->lpns, tail->lpns + shift, (lea.gamma - shift) * 4u);
+  for (uint32_t k = 0; k < shift; ++k) {
+    tail->lpns[lea.gamma - shift + k] = oob[(count - shift + k) * oob_words + OOB_WORD_OWNER];
+  }
+  tail->next_vpn = first_vpn + count;
+  tail->used = ++lea.tail_clock;
+}
+
+/* ---- the rest of the interface ---- */
+
+static void leaftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,
+                             const map_request_t *const *requests, uint32_t wanted_count) {
+  /* Never asked for: LeaFTL answers every lookup from its segments. */
+  (void)tp, (void)entries, (void)wanted, (void)requests, (void)wanted_count;
+}
+
+static void leaftl_flush(void) { learn_batch(); }
+
+static const map_counters_t *leaftl_counters(void) { return &lea.counters; }
+
+static void register_metrics(void) {
+  leaftl_stats_t *s = &lea.stats;
+  metrics_gauge("leaftl.segments", &s->segments);
+  metrics_gauge("leaftl.approximate_segments", &s->approximate_segments);
+  metrics_gauge("leaftl.single_point_segments", &s->single_point_segments);
+  metrics_gauge("leaftl.crb_bytes", &s->crb_bytes);
+  metrics_gauge("leaftl.groups_used", &s->groups_used);
+  metrics_gauge("leaftl.bytes_paper", &s->bytes_paper);
+  metrics_gauge("leaftl.bytes_ours", &s->bytes_ours);
+  metrics_gauge("leaftl.bytes_dftl", &s->bytes_dftl);
+  metrics_gauge("leaftl.mapped_lpns", &s->mapped_lpns);
+  metrics_counter("leaftl.batches_learned", &s->batches_learned);
+  metrics_counter("leaftl.lpns_learned", &s->lpns_learned);
+  metrics_counter("leaftl.learn_cycles", &s->learn_cycles);
+  metrics_counter("leaftl.plr_cycles", &s->plr_cycles);
+  metrics_counter("leaftl.lookup_cycles", &s->lookup_cycles);
+  metrics_counter("leaftl.level_lookups", &s->level_lookups);
+  metrics_histogram("leaftl.levels_searched", s->levels_searched, LEAFTL_LEVEL_BUCKETS, 1);
+  metrics_counter("leaftl.compactions", &s->compactions);
+  metrics_counter("leaftl.compaction_cycles", &s->compaction_cycles);
+  metrics_counter("leaftl.oob_resolved", &s->oob_resolved);
+  metrics_counter("leaftl.oob_probes", &s->oob_probes);
+  metrics_counter("leaftl.update_predictions", &s->update_predictions);
+  metrics_counter("leaftl.pool_slides", &s->pool_slides);
+  metrics_counter("leaftl.compactions_for_room", &s->compactions_for_room);
+}
+
+static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_bytes) {
+  const boot_config_t *boot = env->boot;
+  memset(&lea, 0, sizeof lea);
+  lea.env = *env;
+  lea.gamma = boot->ftl_leaftl_gamma;
+  lea.group_lpns = boot->ftl_leaftl_group_lpns;
+  lea.compaction_writes = boot->ftl_leaftl_compaction_writes;
+  lea.batch_capacity = boot->ftl_leaftl_batch_pages != 0 ? boot->ftl_leaftl_batch_pages
+                                                         : boot->ftl_write_buffer_pages;
+  if (lea.group_lpns == 0 || lea.group_lpns > LEAFTL_GROUP_LPNS ||
+      (lea.group_lpns & (lea.group_lpns - 1u)) != 0 ||
+      env->oob_words < OOB_SCHEME_FIRST_WORD + 2u * lea.gamma + 1u) {
+    return false; /* the platform checks these first, with a message */
+  }
+  lea.group_count = (env->lpn_count + lea.group_lpns - 1u) / lea.group_lpns;
+  lea.batch_buckets = scheme_pow2_floor(lea.batch_capacity) < 2u
+                          ? 2u
+                          : scheme_pow2_floor(lea.batch_capacity);
+  scheme_budget_t budget = {arena, budget_bytes, 0};
+  lea.groups = scheme_alloc(&budget, "map.leaftl.groups", lea.group_count * sizeof(group_record_t));
+  lea.batch_lpns = scheme_alloc(&budget, "map.leaftl.batch_lpns", lea.batch_capacity * 4u);
+  lea.batch_vpns = scheme_alloc(&budget, "map.leaftl.batch_vpns", lea.batch_capacity * 4u);
+  lea.batch_next = scheme_alloc(&budget, "map.leaftl.batch_next", lea.batch_capacity * 4u);
+  lea.batch_heads = scheme_alloc(&budget, "map.leaftl.batch_buckets", lea.batch_buckets * 4u);
+  lea.xs = scheme_alloc(&budget, "map.leaftl.learn_x", lea.group_lpns * 4u);
+  lea.ys = scheme_alloc(&budget, "map.leaftl.learn_y", lea.group_lpns * 4u);
+  lea.learned = scheme_alloc(&budget, "map.leaftl.learned",
+                             lea.group_lpns * (uint32_t)sizeof(plr_segment_t));
+  lea.offsets = scheme_alloc(&budget, "map.leaftl.learn_offsets", lea.group_lpns);
+  uint32_t *tail_lpns = lea.gamma == 0 ? 0
+                                       : scheme_alloc(&budget, "map.leaftl.tails",
+                                                      LEAFTL_TAILS * lea.gamma * 4u);
+  if (!lea.groups || !lea.batch_lpns || !lea.batch_vpns || !lea.batch_next || !lea.batch_heads ||
+      !lea.xs || !lea.ys || !lea.learned || !lea.offsets || (lea.gamma != 0 && !tail_lpns)) {
+    return false;
+  }
+  lea.fixed_bytes = budget.used;
+  /* The pool: the rest of the budget, as far as the arena has it. */
+  uint32_t left = budget_bytes - budget.used;
+  uint32_t free_bytes = arena_free_bytes(arena);
+  uint32_t pool_bytes = (left < free_bytes ? left : free_bytes) & ~(ARENA_ALIGN - 1u);
+  if (pool_bytes >= ARENA_ALIGN) {
+    pool_bytes -= ARENA_ALIGN; /* the arena's own alignment of the region */
+  }
+  lea.pool_words = pool_bytes / 4u;
+  lea.pool = scheme_alloc(&budget, "map.leaftl.pool", lea.pool_words * 4u);
+  if (lea.pool == 0 || lea.pool_words < extent_words(LEAFTL_GROW_MIN, 16u)) {
+    return false;
+  }
+  for (uint32_t g = 0; g < lea.group_count; ++g) {
+    lea.groups[g] = (group_record_t){.extent = SCHEME_NIL};
+  }
+  for (uint32_t t = 0; t < LEAFTL_TAILS; ++t) {
+    lea.tails[t].lpns = tail_lpns + t * lea.gamma;
+  }
+  batch_clear();
+  lea.counters.translatable_lpns = env->lpn_count;
+  refresh_gauges();
+  register_metrics();
+  return true;
+}
+
+const map_scheme_t map_scheme_leaftl = {
+    .name = "leaftl",
+    .init = leaftl_init,
+    .lookup = leaftl_lookup,
+    .update = leaftl_update,
+    .tp_loaded = leaftl_tp_loaded,
+    .mispredicted = leaftl_mispredicted,
+    .programmed = 0,
+    .program_oob = leaftl_program_oob,
+    .flush = leaftl_flush,
+    .counters = leaftl_counters,
+};

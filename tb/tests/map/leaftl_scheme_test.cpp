@@ -1,0 +1,303 @@
+// The LeaFTL mapping scheme (firmware/ftl/map/leaftl.c) driven as the FTL drives it, against a
+// model of the flash: programs of a few pages on consecutive VPNs per stream, their OOB filled by
+// program_oob, a page valid while it holds its LPN's last write. Checked: every lookup ends at
+// the LPN's last write (a PREDICT through the pages it reads, as the pipeline verifies them);
+// every update names the page it replaces (through an OOB read when the scheme asks for one);
+// the extra reads of a misprediction; the accounting gauges.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "ftl/map/map.h"
+#include "lib/metrics.h"
+#include "oob_layout.h"
+}
+
+namespace ssdvp {
+namespace {
+
+constexpr uint32_t kOobWords = 64;  // 256 B
+constexpr uint32_t kNoOwner = 0xFFFFFFFFu;
+
+struct Flash {
+  std::vector<uint32_t> oob;        // kOobWords per VPN
+  std::vector<uint32_t> reference;  // LPN -> VPN of its last write
+  std::vector<uint32_t> program_end;  // VPN -> one past the last page of its program
+  std::string fault;
+};
+
+Flash *g_flash = nullptr;
+
+bool page_valid(uint32_t vpn) {
+  uint32_t owner = g_flash->oob[vpn * kOobWords + OOB_WORD_OWNER];
+  return owner < g_flash->reference.size() && g_flash->reference[owner] == vpn;
+}
+
+bool page_readable(uint32_t vpn) { return vpn < g_flash->program_end.size(); }
+
+uint32_t cycles() { return 0; }
+
+void fault(const char *message) { g_flash->fault = message; }
+
+class Leaftl {
+ public:
+  Leaftl(uint32_t gamma, uint32_t lpns, uint32_t vpns, uint32_t batch)
+      : arena_memory_(8u << 20) {
+    metrics_init(&stats_);
+    flash_.oob.assign(static_cast<size_t>(vpns) * kOobWords, kNoOwner);
+    flash_.reference.assign(lpns, VPN_UNMAPPED);
+    flash_.program_end.assign(vpns, 0);
+    g_flash = &flash_;
+    boot_ = boot_config_t{};
+    boot_.ftl_leaftl_gamma = gamma;
+    boot_.ftl_leaftl_group_lpns = 256;
+    boot_.ftl_leaftl_batch_pages = batch;
+    boot_.ftl_leaftl_compaction_writes = 5000;
+    env_.boot = &boot_;
+    env_.lpn_count = lpns;
+    env_.entries_per_tp = 1024;
+    env_.tp_count = (lpns + 1023) / 1024;
+    env_.page_valid = page_valid;
+    env_.page_readable = page_readable;
+    env_.cycles = cycles;
+    env_.oob_words = kOobWords;
+    env_.vpn_count = vpns;
+    env_.stripe_pages = 4096;
+    env_.fault = fault;
+    arena_init(&arena_, arena_memory_.data(), static_cast<uint32_t>(arena_memory_.size()), 0);
+  }
+
+  bool init(uint32_t budget) { return map_scheme_leaftl.init(&env_, &arena_, budget); }
+
+  // Programs `lpns` at first_vpn.. as one program, then updates each mapping (old page known
+  // when `gc`). Returns false on a failed assertion.
+  void program(const std::vector<uint32_t> &lpns, uint32_t first_vpn, bool gc) {
+    const uint32_t count = static_cast<uint32_t>(lpns.size());
+    for (uint32_t i = 0; i < count; ++i) {
+      flash_.oob[(first_vpn + i) * kOobWords + OOB_WORD_OWNER] = lpns[i];
+      flash_.program_end[first_vpn + i] = first_vpn + count;
+    }
+    map_scheme_leaftl.program_oob(first_vpn, count, &flash_.oob[first_vpn * kOobWords],
+                                  kOobWords);
+    for (uint32_t i = 0; i < count; ++i) {
+      update(lpns[i], first_vpn + i, gc ? flash_.reference[lpns[i]] : MAP_OLD_UNKNOWN);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+
+  void update(uint32_t lpn, uint32_t vpn, uint32_t known_old) {
+    uint32_t value = known_old;
+    map_answer_t answer = map_scheme_leaftl.update(lpn, vpn, &value);
+    for (int reads = 0; answer == MAP_PREDICT; ++reads) {
+      ASSERT_LT(reads, 40) << "update of LPN " << lpn << " never resolved";
+      ++update_oob_reads;
+      uint32_t read = value;
+      uint32_t resolved = 0;
+      map_answer_t step = map_scheme_leaftl.mispredicted(lpn, read, oob_of(read), &resolved);
+      ASSERT_NE(step, MAP_MISS) << flash_.fault;
+      if (step == MAP_PREDICT) {
+        value = resolved;
+        continue;
+      }
+      value = resolved;
+      answer = map_scheme_leaftl.update(lpn, vpn, &value);
+    }
+    ASSERT_EQ(answer, MAP_HIT);
+    ASSERT_EQ(value, flash_.reference[lpn]) << "the page LPN " << lpn << "'s update replaces";
+    flash_.reference[lpn] = vpn;
+  }
+
+  // A host lookup verified as the pipeline verifies it; returns the extra reads it took.
+  int lookup(uint32_t lpn) {
+    uint32_t value = 0;
+    map_answer_t answer = map_scheme_leaftl.lookup(lpn, nullptr, &value);
+    int extra = 0;
+    uint32_t first_predicted = value;
+    while (answer == MAP_PREDICT) {
+      const bool right = flash_.oob[value * kOobWords + OOB_WORD_OWNER] == lpn && page_valid(value);
+      if (right) break;
+      EXPECT_LT(extra, 40) << "lookup of LPN " << lpn << " never resolved";
+      if (extra >= 40) return extra;
+      ++extra;
+      uint32_t next = 0;
+      answer = map_scheme_leaftl.mispredicted(lpn, value, oob_of(value), &next);
+      EXPECT_NE(answer, MAP_MISS) << flash_.fault;
+      value = next;
+    }
+    EXPECT_EQ(value, flash_.reference[lpn]) << "lookup of LPN " << lpn;
+    const uint32_t truth = flash_.reference[lpn];
+    if (extra > 0 && truth != VPN_UNMAPPED) {
+      // The predicted page's OOB lists its own program and what came before it.
+      const bool known = truth < flash_.program_end[first_predicted];
+      if (known) {
+        EXPECT_EQ(extra, 1) << "LPN " << lpn << " predicted at " << first_predicted << ", on "
+                            << truth;
+      }
+      (known ? resolved_known : resolved_later) += 1;
+      reads_when_later = std::max(reads_when_later, extra);
+    }
+    return extra;
+  }
+
+  const uint32_t *oob_of(uint32_t vpn) {
+    return flash_.oob[vpn * kOobWords + OOB_WORD_OWNER] == kNoOwner ? nullptr
+                                                                     : &flash_.oob[vpn * kOobWords];
+  }
+
+  uint64_t gauge(const char *name) {
+    const void *value = metrics_find(name);
+    EXPECT_NE(value, nullptr) << name;
+    return value ? *static_cast<const uint64_t *>(value) : 0;
+  }
+
+  fw_stats_t stats_{};
+  Flash flash_;
+  boot_config_t boot_;
+  map_env_t env_{};
+  std::vector<uint8_t> arena_memory_;
+  arena_t arena_{};
+  uint64_t update_oob_reads = 0;
+  uint64_t resolved_known = 0, resolved_later = 0;
+  int reads_when_later = 0;
+};
+
+// Host writes through a sorted write buffer (ascending LPN sweeps over what is buffered) in
+// programs of `unit` pages, GC moves now and then, trims, and lookups everywhere.
+void run(Leaftl &h, uint32_t seed, uint32_t rounds, uint32_t unit) {
+  std::mt19937 random(seed);
+  const uint32_t lpns = static_cast<uint32_t>(h.flash_.reference.size());
+  uint32_t host_vpn = 0, gc_vpn = static_cast<uint32_t>(h.flash_.program_end.size()) / 2;
+  for (uint32_t round = 0; round < rounds; ++round) {
+    // A buffer's worth: runs of consecutive LPNs, strided ones and scattered ones, sorted.
+    std::vector<uint32_t> buffered;
+    for (uint32_t piece = 0, pieces = 1 + random() % 6; piece < pieces; ++piece) {
+      const uint32_t first = random() % lpns, n = 1 + random() % 48;
+      const uint32_t stride = random() % 4 == 0 ? 2 + random() % 3 : 1;
+      for (uint32_t i = 0; i < n && first + i * stride < lpns; ++i) {
+        if (random() % 5 != 0) buffered.push_back(first + i * stride);
+      }
+    }
+    std::sort(buffered.begin(), buffered.end());
+    buffered.erase(std::unique(buffered.begin(), buffered.end()), buffered.end());
+    for (size_t at = 0; at < buffered.size(); at += unit) {
+      std::vector<uint32_t> program(buffered.begin() + at,
+                                    buffered.begin() + std::min(buffered.size(), at + unit));
+      h.program(program, host_vpn, false);
+      host_vpn += static_cast<uint32_t>(program.size());
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+    if (random() % 8 == 0) {  // GC moves a few valid pages, in VPN order
+      std::vector<uint32_t> moved;
+      for (uint32_t i = 0, n = 1 + random() % 16; i < n; ++i) {
+        const uint32_t lpn = random() % lpns;
+        if (h.flash_.reference[lpn] != VPN_UNMAPPED &&
+            std::find(moved.begin(), moved.end(), lpn) == moved.end()) {
+          moved.push_back(lpn);
+        }
+      }
+      std::sort(moved.begin(), moved.end(), [&](uint32_t a, uint32_t b) {
+        return h.flash_.reference[a] < h.flash_.reference[b];
+      });
+      if (!moved.empty()) {
+        h.program(moved, gc_vpn, true);
+        gc_vpn += static_cast<uint32_t>(moved.size());
+      }
+    }
+    if (random() % 10 == 0) {
+      const uint32_t lpn = random() % lpns;
+      h.update(lpn, VPN_UNMAPPED, MAP_OLD_UNKNOWN);
+    }
+    for (uint32_t i = 0; i < 64; ++i) {
+      h.lookup(random() % lpns);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+  map_scheme_leaftl.flush();
+  for (uint32_t lpn = 0; lpn < lpns; ++lpn) {
+    h.lookup(lpn);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TEST(LeaftlScheme, AccurateSegmentsAnswerEveryLookupExactly) {
+  Leaftl h(0, 8192, 1u << 20, 256);
+  ASSERT_TRUE(h.init(1u << 20));
+  run(h, 7, 400, 8);
+  const map_counters_t &c = *map_scheme_leaftl.counters();
+  EXPECT_EQ(c.predictions, 0u) << "gamma 0 learns accurate segments only";
+  EXPECT_EQ(h.update_oob_reads, 0u);
+  EXPECT_GT(h.gauge("leaftl.segments"), 0u);
+  EXPECT_EQ(h.gauge("leaftl.approximate_segments"), 0u);
+}
+
+TEST(LeaftlScheme, ApproximateSegmentsResolveThroughTheOob) {
+  for (uint32_t gamma : {1u, 4u, 16u}) {
+    Leaftl h(gamma, 8192, 1u << 20, 256);
+    ASSERT_TRUE(h.init(1u << 20));
+    run(h, 11 + gamma, 400, 8);
+    if (HasFailure()) return;
+    const map_counters_t &c = *map_scheme_leaftl.counters();
+    EXPECT_GT(c.predictions, 0u) << "gamma " << gamma;
+    EXPECT_GT(h.gauge("leaftl.approximate_segments"), 0u) << "gamma " << gamma;
+    EXPECT_GT(h.resolved_known, 0u) << "gamma " << gamma;
+    EXPECT_LE(h.reads_when_later, static_cast<int>(2 * gamma + 1)) << "gamma " << gamma;
+  }
+}
+
+// The gauges follow from the segments: 8 B a segment, 5 B a single point, 4 B a used group (the
+// paper's accounting); 8 B per mapped LPN for DFTL.
+TEST(LeaftlScheme, AccountingFollowsTheSegments) {
+  Leaftl h(4, 8192, 1u << 20, 128);
+  ASSERT_TRUE(h.init(1u << 20));
+  run(h, 3, 200, 8);
+  const uint64_t segments = h.gauge("leaftl.segments");
+  const uint64_t singles = h.gauge("leaftl.single_point_segments");
+  EXPECT_EQ(h.gauge("leaftl.bytes_paper"),
+            8 * (segments - singles) + 5 * singles + 4 * h.gauge("leaftl.groups_used"));
+  uint64_t mapped = 0;
+  for (uint32_t vpn : h.flash_.reference) mapped += vpn != VPN_UNMAPPED;
+  EXPECT_EQ(h.gauge("leaftl.mapped_lpns"), mapped);
+  EXPECT_EQ(h.gauge("leaftl.bytes_dftl"), 8 * mapped);
+  EXPECT_GT(h.gauge("leaftl.bytes_ours"), h.gauge("leaftl.bytes_paper"));
+  EXPECT_GT(h.gauge("leaftl.compactions"), 0u) << "every 5000 updates";
+}
+
+// A sequential write learns one segment per group: 256 LPNs in 8 bytes.
+TEST(LeaftlScheme, SequentialWriteIsOneSegmentPerGroup) {
+  Leaftl h(0, 4096, 1u << 16, 1024);
+  ASSERT_TRUE(h.init(1u << 20));
+  std::vector<uint32_t> program;
+  for (uint32_t lpn = 0; lpn < 4096; ++lpn) {
+    program.push_back(lpn);
+    if (program.size() == 16) {
+      h.program(program, lpn - 15, false);
+      program.clear();
+    }
+  }
+  map_scheme_leaftl.flush();
+  EXPECT_EQ(h.gauge("leaftl.segments"), 16u);
+  EXPECT_EQ(h.gauge("leaftl.bytes_paper"), 16u * (8 + 4));
+  for (uint32_t lpn = 0; lpn < 4096; lpn += 17) EXPECT_EQ(h.lookup(lpn), 0);
+}
+
+// Segments that outgrow the budget stop the firmware with a message naming ftl.map_budget.
+TEST(LeaftlScheme, OutgrowingTheBudgetIsAClearFault) {
+  Leaftl h(0, 65536, 1u << 20, 64);
+  ASSERT_TRUE(h.init(48 * 1024));
+  std::mt19937 random(5);
+  uint32_t vpn = 0;
+  for (int i = 0; i < 20000 && h.flash_.fault.empty(); ++i) {
+    h.program({static_cast<uint32_t>(random() % 65536)}, vpn++, false);
+    if (HasFatalFailure()) break;
+  }
+  EXPECT_NE(h.flash_.fault.find("ftl.map_budget"), std::string::npos) << h.flash_.fault;
+}
+
+}  // namespace
+}  // namespace ssdvp
