@@ -317,7 +317,8 @@ static void batch_clear(void) {
                    lea.batch_lpns);
 }
 
-/* Inserts one learned segment (or a trim's single point) into group g. */
+/* Inserts one learned segment (or a trim's single point) into group g, whose share of the
+ * gauges the caller has taken out. */
 static void insert_segment(uint32_t g, const leaftl_segment_t *segment, const uint8_t *offsets,
                            uint32_t count) {
   bool approximate = !leaftl_segment_accurate(segment);
@@ -325,19 +326,26 @@ static void insert_segment(uint32_t g, const leaftl_segment_t *segment, const ui
     return;
   }
   leaftl_group_t group = view(g);
-  account(&group, -1);
   if (group.level_count + 1u >= LEAFTL_MAX_LEVELS) {
     leaftl_group_compact(&group);
   }
   leaftl_group_insert(&group, segment, approximate ? offsets : 0, approximate ? count : 0u);
-  account(&group, +1);
   store(g, &group);
+}
+
+/* Adds (+1) or takes out (-1) group g's share of the gauges, if it has segments. */
+static void account_group(uint32_t g, int32_t sign) {
+  if (lea.groups[g].extent != SCHEME_NIL) {
+    leaftl_group_t group = view(g);
+    account(&group, sign);
+  }
 }
 
 /* Learns the points [first, end) of the sorted batch, all in group g. */
 static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
   uint32_t base = g * lea.group_lpns;
   uint32_t mapped = 0;
+  account_group(g, -1);
   for (uint32_t i = first; i < end; ++i) {
     if (lea.batch_vpns[i] == VPN_UNMAPPED) {
       leaftl_segment_t trimmed = {(uint8_t)(lea.batch_lpns[i] - base), 0, 0, VPN_UNMAPPED};
@@ -363,6 +371,7 @@ static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
     point += learned->points;
     insert_segment(g, &segment, lea.offsets, learned->points);
   }
+  account_group(g, +1);
 }
 
 static void learn_batch(void) {

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "ftl/map/scheme_common.h"
+
 /* Marks a segment that lost all its LPNs until the sweep removes it. */
 #define REMOVED_LEVEL 0xFFu
 
@@ -82,49 +84,45 @@ static bool trim(leaftl_group_t *group, leaftl_segment_t *segment, const uint32_
   return true;
 }
 
-static bool sorted_before(const leaftl_group_t *group, uint32_t a, uint32_t b) {
-  if (group->levels[a] != group->levels[b]) {
-    return group->levels[a] < group->levels[b];
-  }
-  return group->segments[a].start < group->segments[b].start;
-}
-
-static void swap(leaftl_group_t *group, uint32_t a, uint32_t b) {
-  leaftl_segment_t segment = group->segments[a];
-  group->segments[a] = group->segments[b];
-  group->segments[b] = segment;
-  uint8_t level = group->levels[a];
-  group->levels[a] = group->levels[b];
-  group->levels[b] = level;
-}
-
-/* Drops removed segments, renumbers the levels without gaps and sorts by level, then start
- * (insertion sort: a group holds tens of segments, nearly sorted). */
+/* Drops removed segments, sorts by level, then start (insertion sort: a group holds tens of
+ * segments, nearly sorted), and renumbers the levels without gaps. */
 static void tidy(leaftl_group_t *group) {
   uint32_t kept = 0;
-  uint8_t used[LEAFTL_MAX_LEVELS + 1u] = {0};
+  uint32_t used[8] = {0}; /* the levels in use, a bit each */
   for (uint32_t i = 0; i < group->count; ++i) {
-    if (group->levels[i] == REMOVED_LEVEL) {
+    uint8_t level = group->levels[i];
+    if (level == REMOVED_LEVEL) {
       continue;
     }
-    group->segments[kept] = group->segments[i];
-    group->levels[kept] = group->levels[i];
-    used[group->levels[i]] = 1;
-    ++kept;
+    leaftl_segment_t segment = group->segments[i];
+    uint32_t j = kept++;
+    for (; j > 0 && (group->levels[j - 1u] > level || (group->levels[j - 1u] == level &&
+                                                        group->segments[j - 1u].start > segment.start));
+         --j) {
+      group->segments[j] = group->segments[j - 1u];
+      group->levels[j] = group->levels[j - 1u];
+    }
+    group->segments[j] = segment;
+    group->levels[j] = level;
+    used[level >> 5] |= 1u << (level & 31u);
   }
   group->count = kept;
-  uint8_t renumbered[LEAFTL_MAX_LEVELS + 1u];
   uint32_t levels = 0;
-  for (uint32_t level = 0; level < LEAFTL_MAX_LEVELS; ++level) {
-    renumbered[level] = (uint8_t)levels;
-    levels += used[level];
+  for (uint32_t w = 0; w < 8u; ++w) {
+    levels += scheme_popcount(used[w]);
   }
   group->level_count = levels;
-  for (uint32_t i = 0; i < group->count; ++i) {
-    group->levels[i] = renumbered[group->levels[i]];
-    for (uint32_t j = i; j > 0 && sorted_before(group, j, j - 1u); --j) {
-      swap(group, j, j - 1u);
+  if (kept == 0 || group->levels[kept - 1u] + 1u == levels) {
+    return; /* no empty level in between */
+  }
+  uint32_t renumbered = 0;
+  uint8_t previous = group->levels[0];
+  for (uint32_t i = 0; i < kept; ++i) {
+    if (group->levels[i] != previous) {
+      previous = group->levels[i];
+      ++renumbered;
     }
+    group->levels[i] = (uint8_t)renumbered;
   }
 }
 
