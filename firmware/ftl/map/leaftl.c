@@ -44,6 +44,11 @@
 #define LEAFTL_LEVEL_BUCKETS 16u     /* levels searched per lookup: 1..15, 16 and more */
 #define LEAFTL_EXTENT_HEADER_WORDS 2u /* owner group, size in words */
 #define LEAFTL_GROW_MIN 4u           /* segments added to a full extent at least */
+/* SFTL's table in the paper's accounting: per 1024-LPN frame holding a mapping a 256 B bitmap
+ * and a 4 B pointer, and 4 B per run head (consecutive LPNs on consecutive VPNs). */
+#define SFTL_FRAME_LPNS 1024u
+#define SFTL_FRAME_BYTES (256u + 4u)
+#define SFTL_RUN_BYTES 4u
 
 typedef struct group_record {
   uint32_t extent; /* pool word offset, SCHEME_NIL while the group has never had a segment */
@@ -72,6 +77,9 @@ typedef struct leaftl_stats {
   uint64_t bytes_paper;          /* 8 B a segment (5 B a single point) + 4 B a group */
   uint64_t bytes_ours;           /* records, live extents, batch, tails, scratch */
   uint64_t bytes_dftl;           /* 8 B per mapped LPN, as DFTL's table would take */
+  uint64_t bytes_sftl;           /* SFTL's, with account_sftl */
+  uint64_t sftl_run_heads;
+  uint64_t sftl_frames_used;
   uint64_t mapped_lpns;
   uint64_t batches_learned;      /* counters */
   uint64_t lpns_learned;
@@ -120,6 +128,7 @@ static struct {
   uint32_t fixed_bytes; /* records, batch, tails, scratch: what is not the pool */
   uint32_t updates_since_compaction;
   uint32_t compaction_writes;
+  uint16_t *frame_mapped; /* with account_sftl: mapped LPNs per SFTL frame */
 } lea;
 
 /* ---- the pool ---- */
@@ -302,6 +311,8 @@ static void account(const leaftl_group_t *group, int32_t sign) {
 static void refresh_gauges(void) {
   lea.stats.bytes_ours = lea.fixed_bytes + 4ull * lea.pool_live;
   lea.stats.bytes_dftl = 8u * lea.stats.mapped_lpns;
+  lea.stats.bytes_sftl =
+      SFTL_RUN_BYTES * lea.stats.sftl_run_heads + SFTL_FRAME_BYTES * lea.stats.sftl_frames_used;
   lea.counters.table_bytes = (uint32_t)(8u * lea.stats.segments + lea.stats.crb_bytes);
 }
 
@@ -510,6 +521,34 @@ static map_answer_t leaftl_lookup(uint32_t lpn, const map_request_t *request, ui
   return MAP_HIT;
 }
 
+/* Whether lpn, mapped at vpn, starts an SFTL run: it is the first of its frame, or the LPN before
+ * it is not on the VPN before (through an approximate segment, as predicted). */
+static bool sftl_run_head(uint32_t lpn, uint32_t vpn, uint32_t before_vpn) {
+  return vpn != VPN_UNMAPPED &&
+         (lpn % SFTL_FRAME_LPNS == 0 || before_vpn == VPN_UNMAPPED || before_vpn + 1u != vpn);
+}
+
+/* SFTL's run heads and frames as lpn moves from old to vpn: only lpn and lpn + 1 may change. */
+static void account_sftl(uint32_t lpn, uint32_t old, uint32_t vpn) {
+  uint32_t before = VPN_UNMAPPED, after = VPN_UNMAPPED;
+  if (lpn != 0) {
+    find(lpn - 1u, &before, false);
+  }
+  if (lpn + 1u < lea.env.lpn_count) {
+    find(lpn + 1u, &after, false);
+    lea.stats.sftl_run_heads -= sftl_run_head(lpn + 1u, after, old);
+    lea.stats.sftl_run_heads += sftl_run_head(lpn + 1u, after, vpn);
+  }
+  lea.stats.sftl_run_heads -= sftl_run_head(lpn, old, before);
+  lea.stats.sftl_run_heads += sftl_run_head(lpn, vpn, before);
+  uint16_t *frame = &lea.frame_mapped[lpn / SFTL_FRAME_LPNS];
+  if (old == VPN_UNMAPPED && vpn != VPN_UNMAPPED && (*frame)++ == 0) {
+    ++lea.stats.sftl_frames_used;
+  } else if (old != VPN_UNMAPPED && vpn == VPN_UNMAPPED && --*frame == 0) {
+    --lea.stats.sftl_frames_used;
+  }
+}
+
 static map_answer_t leaftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
   uint32_t item = batch_find(lpn);
   uint32_t old = *value;
@@ -530,6 +569,9 @@ static map_answer_t leaftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
     scheme_hash_insert(&lea.batch_hash, item);
   }
   ++lea.counters.updates;
+  if (lea.frame_mapped != 0) {
+    account_sftl(lpn, old, vpn);
+  }
   if (old == VPN_UNMAPPED && vpn != VPN_UNMAPPED) {
     ++lea.stats.mapped_lpns;
   } else if (old != VPN_UNMAPPED && vpn == VPN_UNMAPPED) {
@@ -661,7 +703,10 @@ static void leaftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_
   (void)tp, (void)entries, (void)wanted, (void)requests, (void)wanted_count;
 }
 
-static void leaftl_flush(void) { learn_batch(); }
+static void leaftl_flush(void) {
+  learn_batch();
+  refresh_gauges();
+}
 
 static const map_counters_t *leaftl_counters(void) { return &lea.counters; }
 
@@ -675,6 +720,10 @@ static void register_metrics(void) {
   metrics_gauge("leaftl.bytes_paper", &s->bytes_paper);
   metrics_gauge("leaftl.bytes_ours", &s->bytes_ours);
   metrics_gauge("leaftl.bytes_dftl", &s->bytes_dftl);
+  if (lea.frame_mapped != 0) {
+    metrics_gauge("leaftl.bytes_sftl", &s->bytes_sftl);
+    metrics_gauge("leaftl.sftl_run_heads", &s->sftl_run_heads);
+  }
   metrics_gauge("leaftl.mapped_lpns", &s->mapped_lpns);
   metrics_counter("leaftl.batches_learned", &s->batches_learned);
   metrics_counter("leaftl.lpns_learned", &s->lpns_learned);
@@ -724,11 +773,23 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
   uint32_t *tail_lpns = lea.gamma == 0 ? 0
                                        : scheme_alloc(&budget, "map.leaftl.tails",
                                                       LEAFTL_TAILS * lea.gamma * 4u);
+  if (boot->ftl_leaftl_account_sftl != 0) {
+    uint32_t frames = (env->lpn_count + SFTL_FRAME_LPNS - 1u) / SFTL_FRAME_LPNS;
+    lea.frame_mapped = scheme_alloc(&budget, "map.leaftl.sftl_frames", frames * 2u);
+    if (lea.frame_mapped == 0) {
+      return false;
+    }
+    memset(lea.frame_mapped, 0, frames * 2u);
+  }
   if (!lea.groups || !lea.batch_lpns || !lea.batch_vpns || !lea.batch_next || !lea.batch_heads ||
       !lea.xs || !lea.ys || !lea.learned || !lea.offsets || (lea.gamma != 0 && !tail_lpns)) {
     return false;
   }
-  lea.fixed_bytes = budget.used;
+  /* SFTL's frame counts are for the comparison, not LeaFTL's: out of its own bytes. */
+  lea.fixed_bytes = budget.used - (lea.frame_mapped != 0
+                                       ? scheme_aligned(((env->lpn_count + SFTL_FRAME_LPNS - 1u) /
+                                                         SFTL_FRAME_LPNS) * 2u)
+                                       : 0u);
   /* The pool: the rest of the budget, as far as the arena has it. */
   uint32_t left = budget_bytes - budget.used;
   uint32_t free_bytes = arena_free_bytes(arena);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,7 @@ void fault(const char *message) { g_flash->fault = message; }
 
 class Leaftl {
  public:
-  Leaftl(uint32_t gamma, uint32_t lpns, uint32_t vpns, uint32_t batch)
+  Leaftl(uint32_t gamma, uint32_t lpns, uint32_t vpns, uint32_t batch, bool account_sftl = false)
       : arena_memory_(8u << 20) {
     metrics_init(&stats_);
     flash_.oob.assign(static_cast<size_t>(vpns) * kOobWords, kNoOwner);
@@ -59,6 +60,7 @@ class Leaftl {
     boot_.ftl_leaftl_group_lpns = 256;
     boot_.ftl_leaftl_batch_pages = batch;
     boot_.ftl_leaftl_compaction_writes = 5000;
+    boot_.ftl_leaftl_account_sftl = account_sftl ? 1u : 0u;
     env_.boot = &boot_;
     env_.lpn_count = lpns;
     env_.entries_per_tp = 1024;
@@ -266,6 +268,24 @@ TEST(LeaftlScheme, AccountingFollowsTheSegments) {
   EXPECT_EQ(h.gauge("leaftl.bytes_dftl"), 8 * mapped);
   EXPECT_GT(h.gauge("leaftl.bytes_ours"), h.gauge("leaftl.bytes_paper"));
   EXPECT_GT(h.gauge("leaftl.compactions"), 0u) << "every 5000 updates";
+}
+
+// SFTL's table for the same mappings, counted as they change: 4 B per run head (a mapped LPN that
+// starts its 1024-LPN frame or does not follow its predecessor's VPN) and 260 B per frame in use.
+TEST(LeaftlScheme, SftlAccountingMatchesTheMappings) {
+  Leaftl h(0, 8192, 1u << 20, 256, true);
+  ASSERT_TRUE(h.init(1u << 20));
+  run(h, 9, 300, 8);
+  const std::vector<uint32_t>& map = h.flash_.reference;
+  uint64_t heads = 0;
+  std::set<uint32_t> frames;
+  for (uint32_t lpn = 0; lpn < map.size(); ++lpn) {
+    if (map[lpn] == VPN_UNMAPPED) continue;
+    frames.insert(lpn / 1024);
+    heads += lpn % 1024 == 0 || map[lpn - 1] == VPN_UNMAPPED || map[lpn - 1] + 1 != map[lpn];
+  }
+  EXPECT_EQ(h.gauge("leaftl.sftl_run_heads"), heads);
+  EXPECT_EQ(h.gauge("leaftl.bytes_sftl"), 4 * heads + 260 * frames.size());
 }
 
 // A sequential write learns one segment per group: 256 LPNs in 8 bytes.
