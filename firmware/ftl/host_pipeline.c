@@ -287,7 +287,7 @@ static void request_read_done(flash_op_t *op, uint32_t status) {
     if (!right) {
       uint32_t value;
       map_answer_t answer =
-          ftl_core.scheme->mispredicted(request->lpn, op->vpn, readable ? oob : 0, &value);
+          ftl_core.scheme->mispredicted(request->lpn, op->vpn, readable ? oob : 0, false, &value);
       if (answer != MAP_MISS) {
         request->hint = value;
         request->hint_predicted = answer == MAP_PREDICT;

@@ -73,7 +73,8 @@ static void probe_done(flash_op_t *op, uint32_t status) {
   map_update_t *update = (map_update_t *)op->owner;
   const uint32_t *oob = status == NFC_STATUS_OK ? flash_oob(&ftl_core.flash, op, 0) : 0;
   uint32_t value;
-  map_answer_t answer = ftl_core.scheme->mispredicted(update->waiter.lpn, op->vpn, oob, &value);
+  map_answer_t answer =
+      ftl_core.scheme->mispredicted(update->waiter.lpn, op->vpn, oob, true, &value);
   if (answer == MAP_HIT) {
     update->old_vpn = value;
   } else if (answer == MAP_PREDICT) {

@@ -125,6 +125,13 @@ void check_ftl(const SocConfig& config) {
       throw std::runtime_error(fmt::format(
           "ftl.leaftl.group_lpns = {} must be a power of two (16, 32, 64, 128 or 256)", group));
     }
+    if (ftl.ftl_leaftl_account_sftl && ftl.ftl_leaftl_gamma != 0) {
+      throw std::runtime_error(fmt::format(
+          "ftl.leaftl.account_sftl needs ftl.leaftl.gamma = 0 (it is {}): through approximate "
+          "segments the neighbours' VPNs are predictions that change as batches are learned, "
+          "so SFTL's run heads cannot be kept",
+          ftl.ftl_leaftl_gamma));
+    }
     const uint32_t needed = OOB_FTL_BYTES + (2u * ftl.ftl_leaftl_gamma + 1u) * 4u;
     if (ftl.ftl_leaftl_gamma != 0 && config.nand.oob_bytes < needed) {
       throw std::runtime_error(fmt::format(

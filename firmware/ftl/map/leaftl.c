@@ -41,7 +41,8 @@
 
 #define LEAFTL_TAILS 8u              /* program tails remembered (streams writing at once) */
 #define LEAFTL_UNKNOWN 0xFFFFFFFFu   /* an OOB neighbour entry not known at program time */
-#define LEAFTL_LEVEL_BUCKETS 16u     /* levels searched per lookup: 1..15, 16 and more */
+#define LEAFTL_LEVEL_BUCKETS 16u     /* levels searched per lookup: bucket k counts k (the last k
+                                        or more; a lookup searches at least one) */
 #define LEAFTL_EXTENT_HEADER_WORDS 2u /* owner group, size in words */
 #define LEAFTL_GROW_MIN 4u           /* segments added to a full extent at least */
 /* SFTL's table in the paper's accounting: per 1024-LPN frame holding a mapping a 256 B bitmap
@@ -93,6 +94,7 @@ typedef struct leaftl_stats {
   uint64_t oob_resolved;         /* mispredictions the OOB read answered */
   uint64_t oob_probes;           /* ... that needed another page read first */
   uint64_t update_predictions;   /* updates whose old page an OOB read had to find */
+  uint64_t update_mispredictions; /* ... where the predicted page was not it */
   uint64_t pool_slides;
   uint64_t compactions_for_room; /* compactions a full pool started */
 } leaftl_stats_t;
@@ -600,7 +602,9 @@ static int32_t oob_says(const uint32_t *oob, uint32_t read, uint32_t vpn, uint32
 }
 
 static map_answer_t leaftl_mispredicted(uint32_t lpn, uint32_t vpn_read, const uint32_t *oob,
-                                        uint32_t *value) {
+                                        bool for_update, uint32_t *value) {
+  /* Host lookups' wrong predictions count as the scheme's; updates' as their own. */
+  uint64_t *wrong = for_update ? &lea.stats.update_mispredictions : &lea.counters.mispredictions;
   uint32_t predicted;
   found_kind_t kind = find(lpn, &predicted, false);
   if (kind != FOUND_APPROXIMATE) {
@@ -615,14 +619,14 @@ static map_answer_t leaftl_mispredicted(uint32_t lpn, uint32_t vpn_read, const u
     uint32_t vpn = probe_vpn(predicted, position);
     if (oob_says(oob, vpn_read, vpn, lpn) == 1) {
       if (vpn != predicted) {
-        lea.counters.mispredictions += vpn_read == predicted;
+        *wrong += vpn_read == predicted;
         ++lea.stats.oob_resolved;
       }
       *value = vpn;
       return MAP_HIT;
     }
   }
-  lea.counters.mispredictions += vpn_read == predicted;
+  *wrong += vpn_read == predicted;
   for (uint32_t position = read_position + 1u; position <= 2u * lea.gamma; ++position) {
     uint32_t vpn = first_readable(predicted, position);
     if (vpn == VPN_UNMAPPED) {
@@ -737,6 +741,7 @@ static void register_metrics(void) {
   metrics_counter("leaftl.oob_resolved", &s->oob_resolved);
   metrics_counter("leaftl.oob_probes", &s->oob_probes);
   metrics_counter("leaftl.update_predictions", &s->update_predictions);
+  metrics_counter("leaftl.update_mispredictions", &s->update_mispredictions);
   metrics_counter("leaftl.pool_slides", &s->pool_slides);
   metrics_counter("leaftl.compactions_for_room", &s->compactions_for_room);
 }

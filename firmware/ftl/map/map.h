@@ -121,9 +121,11 @@ typedef struct map_scheme {
    * *value is the LPN's VPN, found from what was read (e.g. neighbours' mappings the scheme
    * keeps in its OOB area): the FTL reads it, one more read and no TP load. PREDICT: *value is
    * another page to read and verify (what was read did not settle it). MISS: the FTL asks
-   * lookup again, which must not predict vpn_read again. PREDICT schemes only; NULL otherwise. */
+   * lookup again, which must not predict vpn_read again. for_update: the read serves an
+   * update's PREDICT (the page it replaces), not a host lookup. PREDICT schemes only; NULL
+   * otherwise. */
   map_answer_t (*mispredicted)(uint32_t lpn, uint32_t vpn_read, const uint32_t *oob,
-                               uint32_t *value);
+                               bool for_update, uint32_t *value);
   /* A program completed (a write-buffer flush or a GC batch): lpns[i] was programmed at
    * first_vpn + i, in program order, OOB_FILLER for a filler page. Heard before the pages'
    * mapping updates, so a learned scheme can fit a model to the whole run. NULL: not heard. */

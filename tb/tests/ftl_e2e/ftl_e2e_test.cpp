@@ -387,7 +387,7 @@ TEST(RlGrouping, NeedsQlc) {
 }
 
 // LeaFTL's keys that the device must match are refused before the run, naming both keys.
-TEST(LeaftlKeys, GammaNeedsOobRoomForTheNeighboursAndGroupsArePowersOfTwo) {
+TEST(LeaftlKeys, GammaNeedsOobRoomGroupsArePowersOfTwoAndSftlAccountingNeedsGammaZero) {
   const std::string yaml = device_yaml("leaftl") +
                            fill_then_verify(1 << 20, "");
   const E2eRun small_oob = run_scenario("leaftl_oob", yaml, "--set ftl.leaftl.gamma=16");
@@ -400,6 +400,13 @@ TEST(LeaftlKeys, GammaNeedsOobRoomForTheNeighboursAndGroupsArePowersOfTwo) {
   EXPECT_TRUE(contains(odd_group.process.output,
                        "ftl.leaftl.group_lpns = 100 must be a power of two"))
       << odd_group.process.output;
+  const E2eRun sftl_at_gamma = run_scenario(
+      "leaftl_sftl", yaml,
+      "--set nand.oob_size=256B --set ftl.leaftl.gamma=4 --set ftl.leaftl.account_sftl=true");
+  EXPECT_NE(sftl_at_gamma.process.exit_code, 0);
+  EXPECT_TRUE(contains(sftl_at_gamma.process.output,
+                       "ftl.leaftl.account_sftl needs ftl.leaftl.gamma = 0 (it is 4)"))
+      << sftl_at_gamma.process.output;
 }
 
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a

@@ -101,7 +101,7 @@ class Leaftl {
       ++update_oob_reads;
       uint32_t read = value;
       uint32_t resolved = 0;
-      map_answer_t step = map_scheme_leaftl.mispredicted(lpn, read, oob_of(read), &resolved);
+      map_answer_t step = map_scheme_leaftl.mispredicted(lpn, read, oob_of(read), true, &resolved);
       ASSERT_NE(step, MAP_MISS) << flash_.fault;
       if (step == MAP_PREDICT) {
         value = resolved;
@@ -128,7 +128,7 @@ class Leaftl {
       if (extra >= 40) return extra;
       ++extra;
       uint32_t next = 0;
-      answer = map_scheme_leaftl.mispredicted(lpn, value, oob_of(value), &next);
+      answer = map_scheme_leaftl.mispredicted(lpn, value, oob_of(value), false, &next);
       EXPECT_NE(answer, MAP_MISS) << flash_.fault;
       value = next;
     }
@@ -246,6 +246,9 @@ TEST(LeaftlScheme, ApproximateSegmentsResolveThroughTheOob) {
     if (HasFailure()) return;
     const map_counters_t &c = *map_scheme_leaftl.counters();
     EXPECT_GT(c.predictions, 0u) << "gamma " << gamma;
+    EXPECT_GT(c.mispredictions, 0u) << "gamma " << gamma;
+    EXPECT_LE(c.mispredictions, c.predictions) << "host lookups' wrong predictions only";
+    EXPECT_LE(h.gauge("leaftl.update_mispredictions"), h.gauge("leaftl.update_predictions"));
     EXPECT_GT(h.gauge("leaftl.approximate_segments"), 0u) << "gamma " << gamma;
     EXPECT_GT(h.resolved_known, 0u) << "gamma " << gamma;
     EXPECT_LE(h.reads_when_later, static_cast<int>(2 * gamma + 1)) << "gamma " << gamma;
