@@ -142,26 +142,11 @@ def check_policies(ssdsim, policies):
                      f"(leave its policy out with --policies)")
 
 
-def run_point(ssdsim, out, point, resume):
-    directory = out / "runs" / point["name"]
-    directory.mkdir(parents=True, exist_ok=True)
-    config = directory / "scenario.yaml"
-    text = json.dumps(point["scenario"], indent=1)  # JSON is YAML
-    stats = directory / "stats.json"
-    # An hour's run survives an interruption: a finished run of the same scenario is kept.
-    if resume and config.exists() and config.read_text() == text and stats.exists():
-        done = json.loads(stats.read_text())
-        if done["outcome"]["outcome"] == "workload_done":
-            return point, directory, done["simulator"]["wall_seconds"]
-    config.write_text(text)
-    return point, directory, ssdvp_results.run_ssdsim(ssdsim, config, directory, point["name"])
-
-
+run_point = ssdvp_results.run_point
 lookup = ssdvp_results.lookup_or_none  # a metric by dotted path, None when absent
 
 
-def ratio(a, b):
-    return None if a is None or not b else a / b
+ratio = ssdvp_results.ratio
 
 
 def reward_curve(series):

@@ -223,6 +223,30 @@ def run_ssdsim(ssdsim: str | Path, config: Path, directory: Path, name: str) -> 
     return time.time() - started
 
 
+def run_point(ssdsim: str | Path, out: Path, point: dict[str, Any],
+              resume: bool) -> tuple[dict[str, Any], Path, float]:
+    """Runs one point of a reproduction (its "name" and "scenario", a dict) in
+    out/runs/<name>: the scenario written as YAML (JSON is YAML), then ssdsim. With `resume`,
+    a finished run of the same scenario is kept, so an hour's reproduction survives an
+    interruption. Answers the point, its directory and the run's wall seconds."""
+    directory = out / "runs" / point["name"]
+    directory.mkdir(parents=True, exist_ok=True)
+    config = directory / "scenario.yaml"
+    text = json.dumps(point["scenario"], indent=1)
+    stats = directory / "stats.json"
+    if resume and config.exists() and config.read_text() == text and stats.exists():
+        done = json.loads(stats.read_text())
+        if done["outcome"]["outcome"] == "workload_done":
+            return point, directory, done["simulator"]["wall_seconds"]
+    config.write_text(text)
+    return point, directory, run_ssdsim(ssdsim, config, directory, point["name"])
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    """a / b, None when either is missing or b is zero."""
+    return None if a is None or not b else a / b
+
+
 def _read_stats(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file (not an ssdsim results directory?)")
