@@ -433,7 +433,7 @@ def markdown(summary):
     lines += ["", "## Not run", "", summary["not_run"]["figure_16b"], ""]
     lines += ["## Per run", "",
               "Bytes at the end (after the warm-up in brackets, paper's accounting). SFTL n/a: "
-              "its count went below zero (gamma > 0, counted through predictions).", "",
+              "counted at gamma 0 only (through predictions it cannot be kept).", "",
               "| profile | gamma | LeaFTL paper | LeaFTL ours | SFTL | DFTL | DFTL/LeaFTL | "
               "SFTL/LeaFTL | segments (approx., single) | CRB B | mispred. | mean levels | "
               "learn cyc/256 (PLR) | lookup cyc | update OOB reads | read lat. us |",
