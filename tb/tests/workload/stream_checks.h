@@ -1,5 +1,5 @@
 // What the synthetic-stream tests share: requests drawn from a generator, their byte ranges, a
-// binomial bound, the comparison of two streams, and the errors of bad fields.
+// profile's stream, a binomial bound, the comparison of two streams, and the errors of bad fields.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tlm/host/synthetic_generator.h"
+#include "tlm/host/synthetic_profile.h"
 #include "tlm/host/workload.h"
 
 namespace ssdvp::host::stream_checks {
@@ -30,6 +31,20 @@ inline std::vector<HostRequest> draw_requests(const StreamConfig& stream, size_t
 inline uint64_t start_byte(const HostRequest& request) { return request.first_sector * kSector; }
 inline uint64_t byte_count(const HostRequest& request) {
   return uint64_t{request.sector_count} * kSector;
+}
+inline uint64_t end_byte(const HostRequest& request) {
+  return start_byte(request) + byte_count(request);
+}
+
+// A stream set from a trace profile's table entry, every key the profile's.
+inline const auto kNothingGiven = [](const std::string&) { return false; };
+
+inline StreamConfig profile_stream(const std::string& name) {
+  StreamConfig stream;
+  stream.name = "s";
+  stream.profile = name;
+  apply_trace_profile(*find_trace_profile(name), stream, kNothingGiven);
+  return stream;
 }
 
 // Observed count of an event with probability p in n trials lies within 5 sigma.

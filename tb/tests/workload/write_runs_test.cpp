@@ -36,23 +36,11 @@ constexpr uint64_t kSeed = 20240607;
 // The host capacity the product FTL derives from 1 GiB of NAND at ftl.op 0.07.
 constexpr uint64_t kOneGiBDeviceSectors = static_cast<uint64_t>(1024 * kMiB * 0.93) / kSector;
 
-const auto kNothingGiven = [](const std::string&) { return false; };
-
 using Weights = std::vector<std::pair<uint64_t, double>>;
-
-StreamConfig profile_stream(const std::string& name) {
-  StreamConfig stream;
-  stream.name = "s";
-  stream.profile = name;
-  apply_trace_profile(*find_trace_profile(name), stream, kNothingGiven);
-  return stream;
-}
 
 std::vector<HostRequest> draw(const StreamConfig& stream, size_t count, uint64_t seed = kSeed) {
   return draw_requests(stream, count, seed, kOneGiBDeviceSectors);
 }
-
-uint64_t end_byte(const HostRequest& request) { return start_byte(request) + byte_count(request); }
 
 // The writes of the stream cut into runs, as a trace analysis finds them: a write that starts
 // where the previous write ended continues its run (sizes here are whole 4 KiB pages, align 4
