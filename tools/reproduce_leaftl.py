@@ -266,8 +266,7 @@ def times_span(s):
     return "n/a" if s is None else f"{s[0]:.1f}-{s[1]:.1f}x"
 
 
-def pct(x):
-    return "n/a" if x is None else f"{100 * x:.1f} %"
+pct = ssdvp_results.pct
 
 
 def gamma_reduction(results, gamma):

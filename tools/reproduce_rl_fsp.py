@@ -239,8 +239,7 @@ def mean_ratio(results, policy, reference, key, among):
     return mean(a / b for a, b in pairs(results, policy, reference, key, among) if b)
 
 
-def pct(x):
-    return "n/a" if x is None else f"{100 * x:.1f} %"
+pct = ssdvp_results.pct
 
 
 def times(x):

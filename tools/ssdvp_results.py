@@ -247,6 +247,11 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return None if a is None or not b else a / b
 
 
+def pct(x: float | None) -> str:
+    """A share as a percentage with one decimal, "n/a" when missing (summary tables)."""
+    return "n/a" if x is None else f"{100 * x:.1f} %"
+
+
 def _read_stats(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file (not an ssdsim results directory?)")
