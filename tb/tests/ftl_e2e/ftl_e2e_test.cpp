@@ -808,7 +808,7 @@ TEST_P(FtlScenarioFile, RunsCleanToTheEnd) {
   EXPECT_EQ(lines, samples + 1);
 }
 
-// gc_stress (its phases shortened): the overwrite phase's running WAF, sampled every 1 ms.
+// gc_stress (its phases shortened): the overwrite phase's running WAF, sampled every 100 ms.
 TEST(FtlMetricsOverTime, GcStressRunningWafEndsAtThePhaseWaf) {
   const std::string out = temp_dir("ftl_gc_stress_series");
   const test::SsdsimRun process =
@@ -827,9 +827,9 @@ TEST(FtlMetricsOverTime, GcStressRunningWafEndsAtThePhaseWaf) {
   const nlohmann::json& waf = series["waf"];
   EXPECT_LT(waf[waf.size() / 4].get<double>(), waf.back().get<double>());
   EXPECT_GT(waf[waf.size() / 4].get<double>(), 1.0);
-  // Samples are host.stats_interval (1 ms) apart, from the phase's start.
-  const uint64_t start = series["time_ns"][0].get<uint64_t>() - 1'000'000;
-  EXPECT_EQ(series["time_ns"][1].get<uint64_t>() - start, 2'000'000u);
+  // Samples are host.stats_interval (gc_stress.yaml's 100 ms) apart, from the phase's start.
+  const uint64_t start = series["time_ns"][0].get<uint64_t>() - 100'000'000;
+  EXPECT_EQ(series["time_ns"][1].get<uint64_t>() - start, 200'000'000u);
 }
 
 TEST(FtlMetricsOverTime, NoIntervalNoSeriesAndTheSameStats) {

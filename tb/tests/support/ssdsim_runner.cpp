@@ -4,12 +4,38 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
 
 namespace ssdvp::test {
+namespace {
+
+// Scratch directories of this process. Each run of ssdsim leaves its stats.json and time
+// series (tens of MiB for a long scenario); kept, every `make test` would fill the disk. They
+// stay when a test failed, for its outputs to be read, or when SSDVP_KEEP_TEST_OUTPUT is set.
+class ScratchDirectories {
+ public:
+  ~ScratchDirectories() {
+    if (std::getenv("SSDVP_KEEP_TEST_OUTPUT") != nullptr) return;
+    if (testing::UnitTest::GetInstance()->Failed()) return;
+    for (const auto& path : paths_) {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  }
+  void add(const std::filesystem::path& path) { paths_.push_back(path); }
+
+ private:
+  std::vector<std::filesystem::path> paths_;
+};
+
+}  // namespace
 
 SsdsimRun run_ssdsim(const std::string& arguments) {
   const std::string command = std::string(SSDVP_SSDSIM) + " " + arguments + " 2>&1";
@@ -29,6 +55,8 @@ std::string temp_dir(const std::string& name) {
                     ("ssdvp_test_" + name + "_" + std::to_string(getpid()));
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(path);
+  static ScratchDirectories scratch;
+  scratch.add(path);
   return path.string();
 }
 

@@ -14,7 +14,8 @@ struct SsdsimRun {
 // Runs `ssdsim ARGUMENTS` through the shell and waits for it.
 SsdsimRun run_ssdsim(const std::string& arguments);
 
-// A fresh, empty scratch directory, unique to this test process.
+// A fresh, empty scratch directory, unique to this test process. It is removed when the process
+// ends with every test passed (unless SSDVP_KEEP_TEST_OUTPUT is set).
 std::string temp_dir(const std::string& name);
 
 nlohmann::json read_json(const std::string& path);
