@@ -125,6 +125,12 @@ void check_ftl(const SocConfig& config) {
       throw std::runtime_error(fmt::format(
           "ftl.leaftl.group_lpns = {} must be a power of two (16, 32, 64, 128 or 256)", group));
     }
+    if (group > config.nand.page_bytes / 4u) {
+      throw std::runtime_error(fmt::format(
+          "ftl.leaftl.group_lpns = {} exceeds the {} LPNs one translation page maps "
+          "(nand.page_size {} B / 4 B): a group leaving the map budget goes to one TP",
+          group, config.nand.page_bytes / 4u, config.nand.page_bytes));
+    }
     if (ftl.ftl_leaftl_account_sftl && ftl.ftl_leaftl_gamma != 0) {
       throw std::runtime_error(fmt::format(
           "ftl.leaftl.account_sftl needs ftl.leaftl.gamma = 0 (it is {}): through approximate "

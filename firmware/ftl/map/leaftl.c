@@ -24,10 +24,18 @@
  *
  * Memory: per group a 16-byte record; its segments (8 bytes), their levels (1 byte) and its CRB
  * in one extent of a pool that slides its extents down when its top is reached. The batch, the
- * program tails and the learning scratch are fixed. All of it comes from the map budget. When
- * the pool cannot take a group's growth, every group compacts and gives back its spare room (a
- * firmware with a fixed budget cannot wait for the next periodic compaction); when even that is
- * not enough the firmware stops with a message naming ftl.map_budget. */
+ * program tails and the learning scratch are fixed. All of it comes from the map budget.
+ *
+ * When the pool cannot take a group's growth, whole groups leave it, chosen by CLOCK (section
+ * 3.7; the public code evicts whole groups too). The translation pages stay the authoritative
+ * copy: a group with mappings newer than its TP hands all its LPNs' VPNs to the TP store first,
+ * so only groups whose segments are all accurate can leave dirty (an approximate segment knows
+ * its VPNs only within gamma). A lookup or update in a group that left answers MISS for its TP;
+ * once the TP is in, the group is learned again from its entries (PLR with the scheme's gamma:
+ * one level, the batch learning's cost, counted apart). Groups the batch still holds mappings
+ * of, and those of the TP just loaded, never leave. When nothing can leave, every group compacts
+ * and gives back its spare room; when even that is not enough the firmware stops with a message
+ * naming ftl.map_budget. */
 #include "ftl/map/leaftl_group.h"
 #include "ftl/map/map.h"
 #include "ftl/map/scheme_common.h"
@@ -58,8 +66,15 @@ typedef struct group_record {
   uint16_t crb_length;
   uint16_t crb_capacity;
   uint8_t level_count;
-  uint8_t reserved[3];
+  uint8_t flags;       /* GROUP_* */
+  uint16_t batch_refs; /* mappings of the group the batch holds: it cannot leave before them */
 } group_record_t;
+
+#define GROUP_ON_FLASH 1u    /* its TP holds its mappings (it has left the pool once) */
+#define GROUP_DIRTY 2u       /* its segments hold mappings its TP does not */
+#define GROUP_REFERENCED 4u  /* used since the CLOCK hand passed it */
+#define GROUP_APPROXIMATE 8u /* it has approximate segments */
+#define GROUP_WANTED 16u     /* waiters of the last TP loaded want it: it stays until they asked */
 
 /* The LPNs of the last pages a program wrote, for the OOB of the program that continues it. */
 typedef struct program_tail {
@@ -97,6 +112,12 @@ typedef struct leaftl_stats {
   uint64_t update_mispredictions; /* ... where the predicted page was not it */
   uint64_t pool_slides;
   uint64_t compactions_for_room; /* compactions a full pool started */
+  uint64_t groups_on_flash;      /* gauge: groups out of the pool, mappings in their TP */
+  uint64_t groups_evicted;       /* counters */
+  uint64_t groups_written_back;  /* ... of those, dirty: their mappings went to the TP store */
+  uint64_t evict_cycles;
+  uint64_t groups_relearned;     /* groups learned again from a loaded TP */
+  uint64_t relearn_cycles;
 } leaftl_stats_t;
 
 static struct {
@@ -129,8 +150,14 @@ static struct {
   uint32_t tail_clock;
   uint32_t fixed_bytes; /* records, batch, tails, scratch: what is not the pool */
   uint32_t updates_since_compaction;
+  uint32_t segments_since_compaction; /* segments inserted since the last compaction */
+  uint32_t unaccounted; /* the group whose share of the gauges is out while it learns */
+  bool relearning;      /* learning a group from its TP */
   uint32_t compaction_writes;
   uint16_t *frame_mapped; /* with account_sftl: mapped LPNs per SFTL frame */
+  map_patch_t *patches;   /* a leaving group's mappings */
+  uint32_t clock_hand;
+  uint32_t loaded_tp;     /* the TP of the last tp_loaded, whose GROUP_WANTED groups stay */
 } lea;
 
 /* ---- the pool ---- */
@@ -197,12 +224,20 @@ static void store(uint32_t g, const leaftl_group_t *group) {
 }
 
 static void out_of_budget(uint32_t g) {
-  char message[160];
+  uint32_t held = 0; /* groups that cannot leave: approximate segments newer than their TP */
+  for (uint32_t other = 0; other < lea.group_count; ++other) {
+    const group_record_t *record = &lea.groups[other];
+    held += record->extent != SCHEME_NIL && (record->flags & GROUP_DIRTY) &&
+            (record->flags & GROUP_APPROXIMATE);
+  }
+  char message[256];
   fw_snprintf(message, sizeof message,
               "group %u's segments do not fit the map budget (ftl.map_budget): %u of %u pool "
-              "bytes live, %u segments in %u groups",
+              "bytes live, %u segments in %u groups, %u of them held by approximate segments "
+              "newer than their translation page (ftl.leaftl.gamma %u)",
               (unsigned)g, (unsigned)(lea.pool_live * 4u), (unsigned)(lea.pool_words * 4u),
-              (unsigned)lea.stats.segments, (unsigned)lea.stats.groups_used);
+              (unsigned)lea.stats.segments, (unsigned)lea.stats.groups_used, (unsigned)held,
+              (unsigned)lea.gamma);
   lea.env.fault(message);
 }
 
@@ -234,21 +269,38 @@ static void shrink_extent(uint32_t g) {
 }
 
 static void compact_all(void);
+static uint32_t clock_victim(uint32_t except);
+static bool evict(uint32_t g);
 
-/* Room in group g's extent for one more segment and `crb_bytes` more CRB bytes. A full pool
- * first compacts every group and takes back what their extents hold spare; false (after
- * env.fault, which a host test may survive) when even that leaves no room. */
-static bool ensure_room(uint32_t g, uint32_t crb_bytes) {
+/* Compacts every group and takes back what their extents hold spare. */
+static void compact_for_room(void) {
+  ++lea.stats.compactions_for_room;
+  compact_all();
+  for (uint32_t other = 0; other < lea.group_count; ++other) {
+    if (lea.groups[other].extent != SCHEME_NIL) {
+      shrink_extent(other);
+    }
+  }
+}
+
+/* Room in group g's extent for `segments` more segments and `crb_bytes` more CRB bytes. A full
+ * pool first compacts every group when a quarter of the segments held came since the last
+ * compaction (a compaction frees what newer segments superseded; more often it would run again
+ * and again for nothing), else sends other groups out (CLOCK), compacting as a last resort;
+ * false (after env.fault, which a host test may survive) when even that leaves no room. */
+static bool ensure_room(uint32_t g, uint32_t segments, uint32_t crb_bytes) {
   group_record_t *record = &lea.groups[g];
   bool first = record->extent == SCHEME_NIL;
   uint32_t capacity = record->capacity;
   uint32_t crb_capacity = record->crb_capacity;
-  if (!first && record->count < capacity && record->crb_length + crb_bytes <= crb_capacity) {
+  uint32_t needed = record->count + segments;
+  if (!first && needed <= capacity && record->crb_length + crb_bytes <= crb_capacity) {
     return true;
   }
-  if (first || record->count >= capacity) {
+  if (first || needed > capacity) {
     uint32_t more = capacity / 2u;
     capacity += more < LEAFTL_GROW_MIN ? LEAFTL_GROW_MIN : more;
+    capacity = capacity < needed ? needed : capacity;
   }
   if (record->crb_length + crb_bytes > crb_capacity) {
     crb_capacity = (record->crb_length + crb_bytes + 15u) & ~15u;
@@ -258,14 +310,24 @@ static bool ensure_room(uint32_t g, uint32_t crb_bytes) {
   }
   uint32_t words = extent_words(capacity, crb_capacity);
   uint32_t extent = pool_take(words, g);
-  if (extent == SCHEME_NIL) {
-    ++lea.stats.compactions_for_room;
-    compact_all();
-    for (uint32_t other = 0; other < lea.group_count; ++other) {
-      if (lea.groups[other].extent != SCHEME_NIL) {
-        shrink_extent(other);
-      }
+  bool compacted = false;
+  if (extent == SCHEME_NIL && 4u * lea.segments_since_compaction >= lea.stats.segments) {
+    compact_for_room();
+    compacted = true;
+    extent = pool_take(words, g);
+  }
+  while (extent == SCHEME_NIL) {
+    uint32_t victim = clock_victim(g);
+    if (victim == SCHEME_NIL) {
+      break;
     }
+    if (!evict(victim)) {
+      return false;
+    }
+    extent = pool_take(words, g);
+  }
+  if (extent == SCHEME_NIL && !compacted) {
+    compact_for_room();
     extent = pool_take(words, g);
   }
   if (extent == SCHEME_NIL) {
@@ -293,8 +355,9 @@ static bool ensure_room(uint32_t g, uint32_t crb_bytes) {
 
 /* ---- accounting ---- */
 
-/* Adds (sign +1) or takes away (-1) group g's share of the gauges. */
-static void account(const leaftl_group_t *group, int32_t sign) {
+/* Adds (sign +1) or takes away (-1) a group's share of the gauges; answers its approximate
+ * segments. */
+static uint32_t account(const leaftl_group_t *group, int32_t sign) {
   uint64_t singles = 0, approximate = 0;
   for (uint32_t i = 0; i < group->count; ++i) {
     singles += group->segments[i].length == 0;
@@ -308,10 +371,13 @@ static void account(const leaftl_group_t *group, int32_t sign) {
   int64_t paper = 8 * ((int64_t)group->count - (int64_t)singles) + 5 * (int64_t)singles +
                   (group->count != 0 ? 4 : 0);
   lea.stats.bytes_paper += (uint64_t)(s * paper);
+  return (uint32_t)approximate;
 }
 
 static void refresh_gauges(void) {
   lea.stats.bytes_ours = lea.fixed_bytes + 4ull * lea.pool_live;
+  uint64_t away = lea.stats.groups_on_flash * lea.group_lpns;
+  lea.counters.translatable_lpns = away < lea.env.lpn_count ? lea.env.lpn_count - (uint32_t)away : 0;
   lea.stats.bytes_dftl = 8u * lea.stats.mapped_lpns;
   lea.stats.bytes_sftl =
       SFTL_RUN_BYTES * lea.stats.sftl_run_heads + SFTL_FRAME_BYTES * lea.stats.sftl_frames_used;
@@ -335,7 +401,7 @@ static void batch_clear(void) {
 static void insert_segment(uint32_t g, const leaftl_segment_t *segment, const uint8_t *offsets,
                            uint32_t count) {
   bool approximate = !leaftl_segment_accurate(segment);
-  if (!ensure_room(g, approximate ? leaftl_group_crb_room(count) : 0u)) {
+  if (!ensure_room(g, 1u, approximate ? leaftl_group_crb_room(count) : 0u)) {
     return;
   }
   leaftl_group_t group = view(g);
@@ -344,34 +410,37 @@ static void insert_segment(uint32_t g, const leaftl_segment_t *segment, const ui
   }
   leaftl_group_insert(&group, segment, approximate ? offsets : 0, approximate ? count : 0u);
   store(g, &group);
+  /* Segments relearned from a TP supersede none: a compaction could not take them back. */
+  lea.segments_since_compaction += !lea.relearning;
 }
 
 /* Adds (+1) or takes out (-1) group g's share of the gauges, if it has segments. */
 static void account_group(uint32_t g, int32_t sign) {
   if (lea.groups[g].extent != SCHEME_NIL) {
     leaftl_group_t group = view(g);
-    account(&group, sign);
+    uint32_t approximate = account(&group, sign);
+    if (sign > 0) {
+      lea.groups[g].flags = (uint8_t)((lea.groups[g].flags & ~GROUP_APPROXIMATE) |
+                                      (approximate != 0 ? GROUP_APPROXIMATE : 0u));
+    }
   }
 }
 
-/* Learns the points [first, end) of the sorted batch, all in group g. */
-static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
+/* Learns lea.xs/ys[0, mapped) (increasing LPNs, all in group g) onto the group's top. */
+static void learn_points(uint32_t g, uint32_t mapped) {
   uint32_t base = g * lea.group_lpns;
-  uint32_t mapped = 0;
-  account_group(g, -1);
-  for (uint32_t i = first; i < end; ++i) {
-    if (lea.batch_vpns[i] == VPN_UNMAPPED) {
-      leaftl_segment_t trimmed = {(uint8_t)(lea.batch_lpns[i] - base), 0, 0, VPN_UNMAPPED};
-      insert_segment(g, &trimmed, 0, 0);
-      continue;
-    }
-    lea.xs[mapped] = lea.batch_lpns[i];
-    lea.ys[mapped] = lea.batch_vpns[i];
-    ++mapped;
-  }
   uint32_t started = lea.env.cycles();
   uint32_t count = plr_learn(lea.xs, lea.ys, mapped, lea.gamma, lea.group_lpns, lea.learned);
   lea.stats.plr_cycles += lea.env.cycles() - started;
+  /* Room for them all at once: growing by a segment at a time would copy the extent again
+   * and again. */
+  uint32_t crb_bytes = 0;
+  for (uint32_t s = 0; s < count; ++s) {
+    crb_bytes += plr_accurate(&lea.learned[s]) ? 0u : leaftl_group_crb_room(lea.learned[s].points);
+  }
+  if (count != 0 && !ensure_room(g, count, crb_bytes)) {
+    return;
+  }
   uint32_t point = 0;
   for (uint32_t s = 0; s < count; ++s) {
     const plr_segment_t *learned = &lea.learned[s];
@@ -384,6 +453,27 @@ static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
     point += learned->points;
     insert_segment(g, &segment, lea.offsets, learned->points);
   }
+}
+
+/* Learns the points [first, end) of the sorted batch, all in group g. */
+static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
+  uint32_t base = g * lea.group_lpns;
+  uint32_t mapped = 0;
+  account_group(g, -1);
+  lea.unaccounted = g;
+  for (uint32_t i = first; i < end; ++i) {
+    if (lea.batch_vpns[i] == VPN_UNMAPPED) {
+      leaftl_segment_t trimmed = {(uint8_t)(lea.batch_lpns[i] - base), 0, 0, VPN_UNMAPPED};
+      insert_segment(g, &trimmed, 0, 0);
+      continue;
+    }
+    lea.xs[mapped] = lea.batch_lpns[i];
+    lea.ys[mapped] = lea.batch_vpns[i];
+    ++mapped;
+  }
+  learn_points(g, mapped);
+  lea.groups[g].flags |= GROUP_DIRTY | GROUP_REFERENCED;
+  lea.unaccounted = SCHEME_NIL;
   account_group(g, +1);
 }
 
@@ -400,6 +490,7 @@ static void learn_batch(void) {
       ++end;
     }
     learn_group(g, first, end);
+    lea.groups[g].batch_refs = 0;
     first = end;
   }
   lea.stats.lpns_learned += lea.batch_count;
@@ -412,25 +503,139 @@ static void learn_batch(void) {
 static void compact_all(void) {
   uint32_t started = lea.env.cycles();
   for (uint32_t g = 0; g < lea.group_count; ++g) {
-    if (lea.groups[g].level_count > 1u) {
+    if (lea.groups[g].extent != SCHEME_NIL && lea.groups[g].level_count > 1u) {
+      bool accounted = g != lea.unaccounted;
+      if (accounted) {
+        account_group(g, -1);
+      }
       leaftl_group_t group = view(g);
-      account(&group, -1);
       leaftl_group_compact(&group);
-      account(&group, +1);
       store(g, &group);
+      if (accounted) {
+        account_group(g, +1);
+      }
     }
   }
+  lea.segments_since_compaction = 0;
   ++lea.stats.compactions;
   lea.stats.compaction_cycles += lea.env.cycles() - started;
   refresh_gauges();
 }
 
+/* ---- groups leaving the pool and coming back ---- */
+
+static uint32_t tp_of_group(uint32_t g) { return g * lea.group_lpns / lea.env.entries_per_tp; }
+
+static uint32_t lpns_of_group(uint32_t g) {
+  uint32_t base = g * lea.group_lpns;
+  return lea.env.lpn_count - base < lea.group_lpns ? lea.env.lpn_count - base : lea.group_lpns;
+}
+
+static bool can_leave(uint32_t g) {
+  const group_record_t *record = &lea.groups[g];
+  if (record->extent == SCHEME_NIL || record->batch_refs != 0 || (record->flags & GROUP_WANTED)) {
+    return false;
+  }
+  /* A dirty group writes its exact VPNs back: an approximate segment does not know them. */
+  return (record->flags & (GROUP_DIRTY | GROUP_APPROXIMATE)) != (GROUP_DIRTY | GROUP_APPROXIMATE);
+}
+
+/* The next group CLOCK sends out of the pool (never `except`), or SCHEME_NIL. */
+static uint32_t clock_victim(uint32_t except) {
+  for (uint32_t step = 0; step < 2u * lea.group_count; ++step) {
+    uint32_t g = lea.clock_hand;
+    lea.clock_hand = g + 1u == lea.group_count ? 0u : g + 1u;
+    if (g == except || !can_leave(g)) {
+      continue;
+    }
+    if (lea.groups[g].flags & GROUP_REFERENCED) {
+      lea.groups[g].flags &= (uint8_t)~GROUP_REFERENCED;
+      continue;
+    }
+    return g;
+  }
+  return SCHEME_NIL;
+}
+
+/* Group g leaves the pool; its mappings go to its TP first when the TP lacks some. False
+ * (after env.fault) when the scheme may not send groups out. */
+static bool evict(uint32_t g) {
+  if (lea.frame_mapped != 0) {
+    lea.env.fault("ftl.leaftl.account_sftl counts SFTL's table from every mapping held: the whole "
+                  "table must fit ftl.map_budget");
+    return false;
+  }
+  uint32_t started = lea.env.cycles();
+  group_record_t *record = &lea.groups[g];
+  leaftl_group_t group = view(g);
+  if (record->flags & GROUP_DIRTY) {
+    uint32_t base = g * lea.group_lpns;
+    uint32_t lpns = lpns_of_group(g);
+    for (uint32_t offset = 0; offset < lpns; ++offset) {
+      leaftl_segment_t segment;
+      uint32_t searched;
+      lea.patches[offset].lpn = base + offset;
+      lea.patches[offset].vpn = leaftl_group_lookup(&group, offset, &segment, &searched)
+                                    ? leaftl_segment_predict(&segment, offset)
+                                    : VPN_UNMAPPED;
+    }
+    lea.env.write_back_patches(tp_of_group(g), lea.patches, lpns);
+    ++lea.stats.groups_written_back;
+    ++lea.counters.dirty_evictions;
+  }
+  account(&group, -1);
+  lea.pool[record->extent] = SCHEME_NIL;
+  lea.pool_live -= lea.pool[record->extent + 1u];
+  *record = (group_record_t){.extent = SCHEME_NIL, .flags = GROUP_ON_FLASH};
+  --lea.stats.groups_used;
+  ++lea.stats.groups_on_flash;
+  ++lea.stats.groups_evicted;
+  ++lea.counters.evictions;
+  lea.stats.evict_cycles += lea.env.cycles() - started;
+  return true;
+}
+
+/* Group g, out of the pool, learned again from its TP's entries (`entries`: the group's LPNs). */
+static void relearn(uint32_t g, const uint32_t *entries) {
+  uint32_t started = lea.env.cycles();
+  uint32_t base = g * lea.group_lpns;
+  uint32_t mapped = 0;
+  for (uint32_t offset = 0; offset < lpns_of_group(g); ++offset) {
+    if (entries[offset] != VPN_UNMAPPED) {
+      lea.xs[mapped] = base + offset;
+      lea.ys[mapped] = entries[offset];
+      ++mapped;
+    }
+  }
+  --lea.stats.groups_on_flash;
+  /* Nothing mapped: the group is as one never written. */
+  lea.groups[g].flags = (uint8_t)((lea.groups[g].flags & GROUP_WANTED) |
+                                  (mapped != 0 ? GROUP_ON_FLASH | GROUP_REFERENCED : 0u));
+  lea.unaccounted = g;
+  lea.relearning = true;
+  learn_points(g, mapped);
+  lea.relearning = false;
+  lea.unaccounted = SCHEME_NIL;
+  account_group(g, +1);
+  ++lea.stats.groups_relearned;
+  lea.stats.relearn_cycles += lea.env.cycles() - started;
+}
+
+static bool on_flash(uint32_t g) {
+  return lea.groups[g].extent == SCHEME_NIL && (lea.groups[g].flags & GROUP_ON_FLASH);
+}
+
 /* ---- lookups ---- */
 
-typedef enum found_kind { FOUND_NONE, FOUND_EXACT, FOUND_APPROXIMATE } found_kind_t;
+typedef enum found_kind {
+  FOUND_NONE,
+  FOUND_EXACT,
+  FOUND_APPROXIMATE,
+  FOUND_ON_FLASH, /* its group is out of the pool: *vpn is the TP to load */
+} found_kind_t;
 
-/* What the table says of lpn: nothing, an exact VPN or a prediction (*vpn). A host lookup
- * (`host`) counts its cycles and the levels it searched. */
+/* What the table says of lpn: nothing, an exact VPN, a prediction (*vpn), or that its group
+ * must come back first. A host lookup (`host`) counts its cycles and the levels it searched. */
 static found_kind_t find(uint32_t lpn, uint32_t *vpn, bool host) {
   uint32_t item = batch_find(lpn);
   if (item != SCHEME_NIL) {
@@ -438,10 +643,15 @@ static found_kind_t find(uint32_t lpn, uint32_t *vpn, bool host) {
     return FOUND_EXACT;
   }
   uint32_t g = lpn / lea.group_lpns;
+  if (on_flash(g)) {
+    *vpn = tp_of_group(g);
+    return FOUND_ON_FLASH;
+  }
   if (lea.groups[g].extent == SCHEME_NIL) {
     *vpn = VPN_UNMAPPED;
     return FOUND_NONE;
   }
+  lea.groups[g].flags |= GROUP_REFERENCED;
   uint32_t started = lea.env.cycles();
   leaftl_group_t group = view(g);
   leaftl_segment_t segment;
@@ -515,12 +725,17 @@ static map_answer_t predict(uint32_t lpn, uint32_t predicted, uint32_t *value) {
 static map_answer_t leaftl_lookup(uint32_t lpn, const map_request_t *request, uint32_t *value) {
   (void)request;
   ++lea.counters.lookups;
-  if (find(lpn, value, true) == FOUND_APPROXIMATE) {
+  switch (find(lpn, value, true)) {
+  case FOUND_APPROXIMATE:
     ++lea.counters.predictions;
     return predict(lpn, *value, value);
+  case FOUND_ON_FLASH:
+    ++lea.counters.misses;
+    return MAP_MISS;
+  default:
+    ++lea.counters.hits;
+    return MAP_HIT;
   }
-  ++lea.counters.hits;
-  return MAP_HIT;
 }
 
 /* Whether lpn, mapped at vpn, starts an SFTL run: it is the first of its frame, or the LPN before
@@ -558,13 +773,25 @@ static map_answer_t leaftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
     old = lea.batch_vpns[item];
     lea.batch_vpns[item] = vpn;
   } else {
+    /* The batch learns into groups in the pool: one that left comes back first. */
+    if (on_flash(lpn / lea.group_lpns)) {
+      ++lea.counters.update_misses;
+      *value = tp_of_group(lpn / lea.group_lpns);
+      return MAP_MISS;
+    }
     if (old == MAP_OLD_UNKNOWN && find(lpn, &old, false) == FOUND_APPROXIMATE) {
       ++lea.stats.update_predictions;
       return predict(lpn, old, value); /* the FTL reads its OOB and comes back */
     }
     if (lea.batch_count == lea.batch_capacity) {
       learn_batch();
+      if (on_flash(lpn / lea.group_lpns)) { /* sent out to make room for the batch */
+        ++lea.counters.update_misses;
+        *value = tp_of_group(lpn / lea.group_lpns);
+        return MAP_MISS;
+      }
     }
+    ++lea.groups[lpn / lea.group_lpns].batch_refs;
     item = lea.batch_count++;
     lea.batch_lpns[item] = lpn;
     lea.batch_vpns[item] = vpn;
@@ -607,6 +834,9 @@ static map_answer_t leaftl_mispredicted(uint32_t lpn, uint32_t vpn_read, const u
   uint64_t *wrong = for_update ? &lea.stats.update_mispredictions : &lea.counters.mispredictions;
   uint32_t predicted;
   found_kind_t kind = find(lpn, &predicted, false);
+  if (kind == FOUND_ON_FLASH) {
+    return MAP_MISS; /* its group left since: the lookup loads it */
+  }
   if (kind != FOUND_APPROXIMATE) {
     *value = predicted; /* rewritten or trimmed since: what the table says now is exact */
     return MAP_HIT;
@@ -703,8 +933,27 @@ static void leaftl_program_oob(uint32_t first_vpn, uint32_t count, uint32_t *oob
 
 static void leaftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,
                              const map_request_t *const *requests, uint32_t wanted_count) {
-  /* Never asked for: LeaFTL answers every lookup from its segments. */
-  (void)tp, (void)entries, (void)wanted, (void)requests, (void)wanted_count;
+  (void)requests;
+  /* The last load's waiters have asked again since: its groups may leave. */
+  uint32_t per_tp = lea.env.entries_per_tp / lea.group_lpns;
+  if (lea.loaded_tp != SCHEME_NIL) {
+    for (uint32_t g = lea.loaded_tp * per_tp; g < (lea.loaded_tp + 1u) * per_tp && g < lea.group_count;
+         ++g) {
+      lea.groups[g].flags &= (uint8_t)~GROUP_WANTED;
+    }
+  }
+  lea.loaded_tp = tp;
+  uint32_t first_lpn = tp * lea.env.entries_per_tp;
+  for (uint32_t i = 0; i < wanted_count; ++i) {
+    lea.groups[wanted[i] / lea.group_lpns].flags |= GROUP_WANTED;
+  }
+  for (uint32_t i = 0; i < wanted_count; ++i) {
+    uint32_t g = wanted[i] / lea.group_lpns;
+    if (on_flash(g)) {
+      relearn(g, entries + (g * lea.group_lpns - first_lpn));
+    }
+  }
+  refresh_gauges();
 }
 
 static void leaftl_flush(void) {
@@ -744,6 +993,12 @@ static void register_metrics(void) {
   metrics_counter("leaftl.update_mispredictions", &s->update_mispredictions);
   metrics_counter("leaftl.pool_slides", &s->pool_slides);
   metrics_counter("leaftl.compactions_for_room", &s->compactions_for_room);
+  metrics_gauge("leaftl.groups_on_flash", &s->groups_on_flash);
+  metrics_counter("leaftl.groups_evicted", &s->groups_evicted);
+  metrics_counter("leaftl.groups_written_back", &s->groups_written_back);
+  metrics_counter("leaftl.evict_cycles", &s->evict_cycles);
+  metrics_counter("leaftl.groups_relearned", &s->groups_relearned);
+  metrics_counter("leaftl.relearn_cycles", &s->relearn_cycles);
 }
 
 static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_bytes) {
@@ -756,7 +1011,7 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
   lea.batch_capacity = boot->ftl_leaftl_batch_pages != 0 ? boot->ftl_leaftl_batch_pages
                                                          : boot->ftl_write_buffer_pages;
   if (lea.group_lpns == 0 || lea.group_lpns > LEAFTL_GROUP_LPNS ||
-      (lea.group_lpns & (lea.group_lpns - 1u)) != 0 ||
+      (lea.group_lpns & (lea.group_lpns - 1u)) != 0 || env->entries_per_tp % lea.group_lpns != 0 ||
       env->oob_words < OOB_SCHEME_FIRST_WORD + 2u * lea.gamma + 1u) {
     return false; /* the platform checks these first, with a message */
   }
@@ -775,6 +1030,7 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
   lea.learned = scheme_alloc(&budget, "map.leaftl.learned",
                              lea.group_lpns * (uint32_t)sizeof(plr_segment_t));
   lea.offsets = scheme_alloc(&budget, "map.leaftl.learn_offsets", lea.group_lpns);
+  lea.patches = scheme_alloc(&budget, "map.leaftl.patches", lea.group_lpns * sizeof(map_patch_t));
   uint32_t *tail_lpns = lea.gamma == 0 ? 0
                                        : scheme_alloc(&budget, "map.leaftl.tails",
                                                       LEAFTL_TAILS * lea.gamma * 4u);
@@ -787,7 +1043,8 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
     memset(lea.frame_mapped, 0, frames * 2u);
   }
   if (!lea.groups || !lea.batch_lpns || !lea.batch_vpns || !lea.batch_next || !lea.batch_heads ||
-      !lea.xs || !lea.ys || !lea.learned || !lea.offsets || (lea.gamma != 0 && !tail_lpns)) {
+      !lea.xs || !lea.ys || !lea.learned || !lea.offsets || !lea.patches ||
+      (lea.gamma != 0 && !tail_lpns)) {
     return false;
   }
   /* SFTL's frame counts are for the comparison, not LeaFTL's: out of its own bytes. */
@@ -814,7 +1071,8 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
     lea.tails[t].lpns = tail_lpns + t * lea.gamma;
   }
   batch_clear();
-  lea.counters.translatable_lpns = env->lpn_count;
+  lea.loaded_tp = SCHEME_NIL;
+  lea.unaccounted = SCHEME_NIL;
   refresh_gauges();
   register_metrics();
   return true;

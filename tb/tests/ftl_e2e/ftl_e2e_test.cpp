@@ -113,22 +113,45 @@ std::string fill_then_verify(uint64_t set, const std::string& middle) {
   return "workload:\n  phases:\n" + fill_phase(set) + middle + verify_phase(set);
 }
 
+// `set` written sequentially, 3000 random 8 KiB reads and writes in it, and all of it read back.
+std::string random_mix(uint64_t set) {
+  return fill_then_verify(set, stream_phase("measure", requests(3000),
+                                            fmt::format("pattern: random, read_fraction: 0.5, "
+                                                        "size: 8KiB, queue_depth: 16, "
+                                                        "working_set: {}",
+                                                        set)));
+}
+
 class FtlScheme : public testing::TestWithParam<const char*> {};
 
 TEST_P(FtlScheme, RandomMix) {
   const uint64_t set = 16 << 20;
-  const E2eRun run = run_scenario(
-      "random",
-      device_yaml(GetParam()) +
-          fill_then_verify(set, stream_phase("measure", requests(3000),
-                                             fmt::format("pattern: random, read_fraction: 0.5, "
-                                                         "size: 8KiB, queue_depth: 16, "
-                                                         "working_set: {}",
-                                                         set))));
+  const E2eRun run = run_scenario("random", device_yaml(GetParam()) + random_mix(set));
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_EQ(phase(run, 0)["host_write_pages"], set / kPageBytes);
   EXPECT_EQ(phase(run, 2)["host_read_pages"], set / kPageBytes);
   EXPECT_EQ(phase(run, 1)["host_commands"], 3000u);
+}
+
+// LeaFTL in a map budget far below its table (groups of 32 LPNs, so that a few of them fit):
+// groups leave for their translation pages and are learned again from them, and every read
+// still checks clean.
+TEST(LeaftlBudget, GroupsLeaveForTheirTranslationPagesAndComeBack) {
+  const uint64_t set = 16 << 20;
+  const E2eRun run = run_scenario(
+      "leaftl_small_budget",
+      device_yaml("leaftl") + "ftl: {map_budget: 16KiB, leaftl: {group_lpns: 32}}\n" +
+          random_mix(set));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& total = run.stats["ftl"]["run"];
+  const nlohmann::json& leaftl = total["leaftl"];
+  EXPECT_GT(leaftl["groups_evicted"].get<uint64_t>(), 0u);
+  EXPECT_GT(leaftl["groups_written_back"].get<uint64_t>(), 0u);
+  EXPECT_GT(leaftl["groups_relearned"].get<uint64_t>(), 0u);
+  EXPECT_GT(leaftl["relearn_cycles"].get<uint64_t>(), 0u);
+  EXPECT_LE(leaftl["bytes_ours"].get<uint64_t>(), 16u * 1024);
+  EXPECT_GT(total["tp_reads"].get<uint64_t>(), 0u);
+  EXPECT_GT(total["tp_writes"].get<uint64_t>(), 0u);
 }
 
 TEST_P(FtlScheme, SequentialMix) {

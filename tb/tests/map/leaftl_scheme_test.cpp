@@ -3,7 +3,8 @@
 // program_oob, a page valid while it holds its LPN's last write. Checked: every lookup ends at
 // the LPN's last write (a PREDICT through the pages it reads, as the pipeline verifies them);
 // every update names the page it replaces (through an OOB read when the scheme asks for one);
-// the extra reads of a misprediction; the accounting gauges.
+// the extra reads of a misprediction; the accounting gauges; groups that leave a small budget for
+// their translation pages (a fake TP store) and come back from them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,11 +26,14 @@ namespace {
 
 constexpr uint32_t kOobWords = 64;  // 256 B
 constexpr uint32_t kNoOwner = 0xFFFFFFFFu;
+constexpr uint32_t kEntriesPerTp = 1024;
 
 struct Flash {
   std::vector<uint32_t> oob;        // kOobWords per VPN
   std::vector<uint32_t> reference;  // LPN -> VPN of its last write
   std::vector<uint32_t> program_end;  // VPN -> one past the last page of its program
+  std::vector<uint32_t> tps;        // the translation pages, kEntriesPerTp VPNs each
+  uint64_t tp_loads = 0, tp_patches = 0;
   std::string fault;
 };
 
@@ -46,6 +50,14 @@ uint32_t cycles() { return 0; }
 
 void fault(const char *message) { g_flash->fault = message; }
 
+void write_back_patches(uint32_t tp, const map_patch_t *patches, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    EXPECT_EQ(patches[i].lpn / kEntriesPerTp, tp) << "a patch outside its TP";
+    g_flash->tps[patches[i].lpn] = patches[i].vpn;
+  }
+  ++g_flash->tp_patches;
+}
+
 class Leaftl {
  public:
   Leaftl(uint32_t gamma, uint32_t lpns, uint32_t vpns, uint32_t batch, bool account_sftl = false)
@@ -54,6 +66,7 @@ class Leaftl {
     flash_.oob.assign(static_cast<size_t>(vpns) * kOobWords, kNoOwner);
     flash_.reference.assign(lpns, VPN_UNMAPPED);
     flash_.program_end.assign(vpns, 0);
+    flash_.tps.assign((lpns + kEntriesPerTp - 1) / kEntriesPerTp * kEntriesPerTp, VPN_UNMAPPED);
     g_flash = &flash_;
     boot_ = boot_config_t{};
     boot_.ftl_leaftl_gamma = gamma;
@@ -63,8 +76,9 @@ class Leaftl {
     boot_.ftl_leaftl_account_sftl = account_sftl ? 1u : 0u;
     env_.boot = &boot_;
     env_.lpn_count = lpns;
-    env_.entries_per_tp = 1024;
-    env_.tp_count = (lpns + 1023) / 1024;
+    env_.entries_per_tp = kEntriesPerTp;
+    env_.tp_count = (lpns + kEntriesPerTp - 1) / kEntriesPerTp;
+    env_.write_back_patches = write_back_patches;
     env_.page_valid = page_valid;
     env_.page_readable = page_readable;
     env_.cycles = cycles;
@@ -89,28 +103,44 @@ class Leaftl {
                                   kOobWords);
     for (uint32_t i = 0; i < count; ++i) {
       update(lpns[i], first_vpn + i, gc ? flash_.reference[lpns[i]] : MAP_OLD_UNKNOWN);
-      if (::testing::Test::HasFatalFailure()) return;
+      if (::testing::Test::HasFatalFailure() || !flash_.fault.empty()) return;
     }
   }
 
+  // A MISS: the TP is read and handed over, and the caller asks again.
+  void load(uint32_t tp, uint32_t lpn) {
+    ++flash_.tp_loads;
+    const map_request_t *request = nullptr;
+    map_scheme_leaftl.tp_loaded(tp, &flash_.tps[tp * kEntriesPerTp], &lpn, &request, 1);
+  }
+
+  // An update as task_map_update drives it: a MISS loads the TP, a PREDICT reads OOBs until
+  // the page replaced is known, and the update is asked again.
   void update(uint32_t lpn, uint32_t vpn, uint32_t known_old) {
     uint32_t value = known_old;
-    map_answer_t answer = map_scheme_leaftl.update(lpn, vpn, &value);
-    for (int reads = 0; answer == MAP_PREDICT; ++reads) {
-      ASSERT_LT(reads, 40) << "update of LPN " << lpn << " never resolved";
-      ++update_oob_reads;
-      uint32_t read = value;
-      uint32_t resolved = 0;
-      map_answer_t step = map_scheme_leaftl.mispredicted(lpn, read, oob_of(read), true, &resolved);
-      ASSERT_NE(step, MAP_MISS) << flash_.fault;
-      if (step == MAP_PREDICT) {
-        value = resolved;
+    int loads = 0;
+    for (int asks = 0;; ++asks) {
+      ASSERT_LT(asks, 40) << "update of LPN " << lpn << " never completed";
+      const map_answer_t answer = map_scheme_leaftl.update(lpn, vpn, &value);
+      if (answer == MAP_HIT) break;
+      if (answer == MAP_MISS) {
+        // The TP's groups stay until their waiters have asked again: one load is enough.
+        ASSERT_LT(loads++, 1) << "update of LPN " << lpn << " misses after its TP came in";
+        ASSERT_EQ(value, lpn / kEntriesPerTp) << flash_.fault;
+        load(value, lpn);
+        if (!flash_.fault.empty()) return;  // the scheme stopped the firmware
+        value = known_old;
         continue;
       }
-      value = resolved;
-      answer = map_scheme_leaftl.update(lpn, vpn, &value);
+      map_answer_t step = MAP_PREDICT;
+      for (int reads = 0; step == MAP_PREDICT; ++reads) {
+        ASSERT_LT(reads, 40) << "update of LPN " << lpn << " never resolved";
+        ++update_oob_reads;
+        const uint32_t read = value;
+        step = map_scheme_leaftl.mispredicted(lpn, read, oob_of(read), true, &value);
+      }
+      ASSERT_NE(step, MAP_MISS) << flash_.fault;
     }
-    ASSERT_EQ(answer, MAP_HIT);
     ASSERT_EQ(value, flash_.reference[lpn]) << "the page LPN " << lpn << "'s update replaces";
     flash_.reference[lpn] = vpn;
   }
@@ -119,6 +149,15 @@ class Leaftl {
   int lookup(uint32_t lpn) {
     uint32_t value = 0;
     map_answer_t answer = map_scheme_leaftl.lookup(lpn, nullptr, &value);
+    if (answer == MAP_MISS) {
+      EXPECT_EQ(value, lpn / kEntriesPerTp) << flash_.fault;
+      if (value != lpn / kEntriesPerTp) return 0;
+      load(value, lpn);
+      if (!flash_.fault.empty()) return 0;  // the scheme stopped the firmware
+      answer = map_scheme_leaftl.lookup(lpn, nullptr, &value);
+      EXPECT_NE(answer, MAP_MISS) << "lookup of LPN " << lpn << " after its TP came in: "
+                                  << flash_.fault;
+    }
     int extra = 0;
     uint32_t first_predicted = value;
     while (answer == MAP_PREDICT) {
@@ -192,7 +231,7 @@ void run(Leaftl &h, uint32_t seed, uint32_t rounds, uint32_t unit) {
                                     buffered.begin() + std::min(buffered.size(), at + unit));
       h.program(program, host_vpn, false);
       host_vpn += static_cast<uint32_t>(program.size());
-      if (::testing::Test::HasFatalFailure()) return;
+      if (::testing::Test::HasFatalFailure() || !h.flash_.fault.empty()) return;
     }
     if (random() % 8 == 0) {  // GC moves a few valid pages, in VPN order
       std::vector<uint32_t> moved;
@@ -217,13 +256,13 @@ void run(Leaftl &h, uint32_t seed, uint32_t rounds, uint32_t unit) {
     }
     for (uint32_t i = 0; i < 64; ++i) {
       h.lookup(random() % lpns);
-      if (::testing::Test::HasFailure()) return;
+      if (::testing::Test::HasFailure() || !h.flash_.fault.empty()) return;
     }
   }
   map_scheme_leaftl.flush();
   for (uint32_t lpn = 0; lpn < lpns; ++lpn) {
     h.lookup(lpn);
-    if (::testing::Test::HasFailure()) return;
+    if (::testing::Test::HasFailure() || !h.flash_.fault.empty()) return;
   }
 }
 
@@ -309,16 +348,83 @@ TEST(LeaftlScheme, SequentialWriteIsOneSegmentPerGroup) {
   for (uint32_t lpn = 0; lpn < 4096; lpn += 17) EXPECT_EQ(h.lookup(lpn), 0);
 }
 
-// Segments that outgrow the budget stop the firmware with a message naming ftl.map_budget.
-TEST(LeaftlScheme, OutgrowingTheBudgetIsAClearFault) {
-  Leaftl h(0, 65536, 1u << 20, 64);
-  ASSERT_TRUE(h.init(48 * 1024));
+// The bytes a scheme takes beyond its pool (records, batch, scratch) at this size.
+uint64_t fixed_bytes(uint32_t gamma, uint32_t lpns, uint32_t batch) {
+  Leaftl probe(gamma, lpns, 1u << 20, batch);
+  EXPECT_TRUE(probe.init(1u << 20));
+  return probe.gauge("leaftl.bytes_ours");
+}
+
+// A budget far below the table: groups leave for their TPs (dirty ones writing their mappings
+// there) and are learned again from them when a lookup or an update needs them; every LPN still
+// translates to its last write.
+TEST(LeaftlScheme, GroupsLeaveASmallBudgetAndComeBackFromTheirTranslationPages) {
+  const uint64_t fixed = fixed_bytes(0, 65536, 256);
+  Leaftl h(0, 65536, 1u << 20, 256);
+  ASSERT_TRUE(h.init(static_cast<uint32_t>(fixed) + 12 * 1024));
+  run(h, 21, 300, 8);
+  if (HasFailure()) return;
+  EXPECT_EQ(h.flash_.fault, "");
+  const uint64_t evicted = h.gauge("leaftl.groups_evicted");
+  EXPECT_GT(evicted, 50u);
+  EXPECT_GT(h.gauge("leaftl.groups_written_back"), 0u);
+  EXPECT_LT(h.gauge("leaftl.groups_written_back"), evicted) << "clean groups leave unwritten";
+  EXPECT_EQ(h.flash_.tp_patches, h.gauge("leaftl.groups_written_back"));
+  EXPECT_GT(h.gauge("leaftl.groups_relearned"), 0u);
+  EXPECT_EQ(h.gauge("leaftl.groups_relearned"), h.flash_.tp_loads);
+  EXPECT_EQ(h.gauge("leaftl.groups_on_flash"), evicted - h.gauge("leaftl.groups_relearned"));
+  EXPECT_LE(h.gauge("leaftl.bytes_ours"), fixed + 12 * 1024);
+  const map_counters_t &c = *map_scheme_leaftl.counters();
+  EXPECT_GT(c.misses, 0u);
+  EXPECT_GT(c.update_misses, 0u);
+  EXPECT_EQ(c.translatable_lpns, 65536u - 256u * h.gauge("leaftl.groups_on_flash"));
+}
+
+// Above gamma 0, a group whose approximate segments hold mappings its TP lacks cannot leave (its
+// exact VPNs are known only within gamma): a budget they fill stops the firmware with a message
+// naming the budget and gamma.
+TEST(LeaftlScheme, ApproximateDirtyGroupsStayAndFillingTheBudgetWithThemIsAClearFault) {
+  const uint64_t fixed = fixed_bytes(4, 65536, 256);
+  Leaftl h(4, 65536, 1u << 20, 256);
+  ASSERT_TRUE(h.init(static_cast<uint32_t>(fixed) + 12 * 1024));
+  run(h, 25, 300, 8);
+  EXPECT_NE(h.flash_.fault.find("ftl.map_budget"), std::string::npos) << h.flash_.fault;
+  EXPECT_NE(h.flash_.fault.find("newer than their translation page (ftl.leaftl.gamma 4)"),
+            std::string::npos)
+      << h.flash_.fault;
+}
+
+// Up to `pages` one-page programs of random LPNs (single-point segments), until a fault.
+void write_single_pages_until_a_fault(Leaftl &h, int pages) {
   std::mt19937 random(5);
+  const uint32_t lpns = static_cast<uint32_t>(h.flash_.reference.size());
   uint32_t vpn = 0;
-  for (int i = 0; i < 20000 && h.flash_.fault.empty(); ++i) {
-    h.program({static_cast<uint32_t>(random() % 65536)}, vpn++, false);
-    if (HasFatalFailure()) break;
+  for (int i = 0; i < pages && h.flash_.fault.empty(); ++i) {
+    h.program({static_cast<uint32_t>(random() % lpns)}, vpn++, false);
+    if (::testing::Test::HasFatalFailure()) return;
   }
+}
+
+// The groups one batch learns into cannot leave before it is learned: a budget that cannot hold
+// them stops the firmware with a message naming ftl.map_budget.
+TEST(LeaftlScheme, ABudgetBelowOneBatchsGroupsIsAClearFault) {
+  const uint64_t fixed = fixed_bytes(0, 65536, 64);
+  Leaftl h(0, 65536, 1u << 20, 64);
+  ASSERT_TRUE(h.init(static_cast<uint32_t>(fixed) + 1024));
+  write_single_pages_until_a_fault(h, 2000);
+  if (HasFatalFailure()) return;
+  EXPECT_NE(h.flash_.fault.find("ftl.map_budget"), std::string::npos) << h.flash_.fault;
+}
+
+// Counting SFTL's table needs every mapping in memory: a group that would leave stops the
+// firmware naming both keys.
+TEST(LeaftlScheme, SftlAccountingRefusesToSendGroupsOut) {
+  const uint64_t fixed = fixed_bytes(0, 65536, 64);
+  Leaftl h(0, 65536, 1u << 20, 64, true);
+  ASSERT_TRUE(h.init(static_cast<uint32_t>(fixed) + 64 * 1024));
+  write_single_pages_until_a_fault(h, 20000);
+  if (HasFatalFailure()) return;
+  EXPECT_NE(h.flash_.fault.find("ftl.leaftl.account_sftl"), std::string::npos) << h.flash_.fault;
   EXPECT_NE(h.flash_.fault.find("ftl.map_budget"), std::string::npos) << h.flash_.fault;
 }
 
