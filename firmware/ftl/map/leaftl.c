@@ -26,16 +26,19 @@
  * in one extent of a pool that slides its extents down when its top is reached. The batch, the
  * program tails and the learning scratch are fixed. All of it comes from the map budget.
  *
- * When the pool cannot take a group's growth, whole groups leave it, chosen by CLOCK (section
- * 3.7; the public code evicts whole groups too). The translation pages stay the authoritative
- * copy: a group with mappings newer than its TP hands all its LPNs' VPNs to the TP store first,
- * so only groups whose segments are all accurate can leave dirty (an approximate segment knows
- * its VPNs only within gamma). A lookup or update in a group that left answers MISS for its TP;
- * once the TP is in, the group is learned again from its entries (PLR with the scheme's gamma:
- * one level, the batch learning's cost, counted apart). Groups the batch still holds mappings
- * of, and those of the TP just loaded, never leave. When nothing can leave, every group compacts
- * and gives back its spare room; when even that is not enough the firmware stops with a message
- * naming ftl.map_budget. */
+ * When the pool cannot take a group's growth, every group compacts if a quarter of the segments
+ * held came since the last compaction; otherwise whole groups leave it, chosen by CLOCK (the
+ * public code evicts whole groups too). The translation pages stay the authoritative copy: a
+ * group with mappings newer than its TP hands its LPNs' VPNs to the TP store first, so only
+ * groups whose segments are all accurate can leave dirty (an approximate segment knows its VPNs
+ * only within gamma). A lookup, or an update that must name the page it replaces, in a group
+ * that left answers MISS for its TP; once the TP is in, the group is learned again from its
+ * entries (PLR with the scheme's gamma: one level, counted apart from batch learning). A batch
+ * learned into a group that left makes it partial (its new segments alone, as the public code's
+ * write misses): a lookup they do not answer loads the TP, whose LPNs they lack go under them as
+ * one level learned at gamma 0 (no CRB to merge). The groups a TP load's waiters want stay until
+ * they have asked again. When nothing can leave, every group compacts; when even that is not
+ * enough the firmware stops with a message naming ftl.map_budget. */
 #include "ftl/map/leaftl_group.h"
 #include "ftl/map/map.h"
 #include "ftl/map/scheme_common.h"
@@ -66,8 +69,8 @@ typedef struct group_record {
   uint16_t crb_length;
   uint16_t crb_capacity;
   uint8_t level_count;
-  uint8_t flags;       /* GROUP_* */
-  uint16_t batch_refs; /* mappings of the group the batch holds: it cannot leave before them */
+  uint8_t flags; /* GROUP_* */
+  uint8_t reserved[2];
 } group_record_t;
 
 #define GROUP_ON_FLASH 1u    /* its TP holds its mappings (it has left the pool once) */
@@ -75,6 +78,8 @@ typedef struct group_record {
 #define GROUP_REFERENCED 4u  /* used since the CLOCK hand passed it */
 #define GROUP_APPROXIMATE 8u /* it has approximate segments */
 #define GROUP_WANTED 16u     /* waiters of the last TP loaded want it: it stays until they asked */
+#define GROUP_PARTIAL 32u    /* learned while out of the pool: its segments hold the mappings
+                                newer than its TP, the TP the rest */
 
 /* The LPNs of the last pages a program wrote, for the OOB of the program that continues it. */
 typedef struct program_tail {
@@ -117,6 +122,8 @@ typedef struct leaftl_stats {
   uint64_t groups_written_back;  /* ... of those, dirty: their mappings went to the TP store */
   uint64_t evict_cycles;
   uint64_t groups_relearned;     /* groups learned again from a loaded TP */
+  uint64_t groups_partial;       /* groups a batch was learned into while out of the pool */
+  uint64_t groups_completed;     /* ... completed from a loaded TP since */
   uint64_t relearn_cycles;
 } leaftl_stats_t;
 
@@ -145,6 +152,7 @@ static struct {
   uint32_t *xs;
   uint32_t *ys;
   plr_segment_t *learned;
+  leaftl_segment_t *learned_segments; /* learned segments encoded, to go in as one level */
   uint8_t *offsets;
   program_tail_t tails[LEAFTL_TAILS];
   uint32_t tail_clock;
@@ -221,6 +229,11 @@ static void store(uint32_t g, const leaftl_group_t *group) {
   record->count = (uint16_t)group->count;
   record->level_count = (uint8_t)group->level_count;
   record->crb_length = (uint16_t)group->crb.length;
+}
+
+/* Whether group g is out of the pool, its mappings in its TP. */
+static bool on_flash(uint32_t g) {
+  return lea.groups[g].extent == SCHEME_NIL && (lea.groups[g].flags & GROUP_ON_FLASH);
 }
 
 static void out_of_budget(uint32_t g) {
@@ -426,6 +439,13 @@ static void account_group(uint32_t g, int32_t sign) {
   }
 }
 
+static leaftl_segment_t segment_of(const plr_segment_t *learned, uint32_t base) {
+  leaftl_segment_t segment = {(uint8_t)(learned->first_x - base),
+                              (uint8_t)(learned->last_x - learned->first_x), learned->slope,
+                              learned->intercept};
+  return segment;
+}
+
 /* Learns lea.xs/ys[0, mapped) (increasing LPNs, all in group g) onto the group's top. */
 static void learn_points(uint32_t g, uint32_t mapped) {
   uint32_t base = g * lea.group_lpns;
@@ -441,12 +461,22 @@ static void learn_points(uint32_t g, uint32_t mapped) {
   if (count != 0 && !ensure_room(g, count, crb_bytes)) {
     return;
   }
+  if (lea.groups[g].count == 0 && crb_bytes == 0) {
+    /* An empty group and accurate segments (sorted, disjoint): they are its one level as they
+     * come, with none of the inserts' trimming to do. */
+    leaftl_group_t group = view(g);
+    for (uint32_t s = 0; s < count; ++s) {
+      lea.learned_segments[s] = segment_of(&lea.learned[s], base);
+    }
+    leaftl_group_add_level_below(&group, lea.learned_segments, count);
+    store(g, &group);
+    lea.segments_since_compaction += lea.relearning ? 0u : count;
+    return;
+  }
   uint32_t point = 0;
   for (uint32_t s = 0; s < count; ++s) {
     const plr_segment_t *learned = &lea.learned[s];
-    leaftl_segment_t segment = {(uint8_t)(learned->first_x - base),
-                                (uint8_t)(learned->last_x - learned->first_x), learned->slope,
-                                learned->intercept};
+    leaftl_segment_t segment = segment_of(learned, base);
     for (uint32_t i = 0; i < learned->points; ++i) {
       lea.offsets[i] = (uint8_t)(lea.xs[point + i] - base);
     }
@@ -459,6 +489,12 @@ static void learn_points(uint32_t g, uint32_t mapped) {
 static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
   uint32_t base = g * lea.group_lpns;
   uint32_t mapped = 0;
+  if (on_flash(g)) {
+    /* Out of the pool since its mappings were batched: the new ones go in alone. */
+    --lea.stats.groups_on_flash;
+    ++lea.stats.groups_partial;
+    lea.groups[g].flags |= GROUP_PARTIAL;
+  }
   account_group(g, -1);
   lea.unaccounted = g;
   for (uint32_t i = first; i < end; ++i) {
@@ -490,7 +526,6 @@ static void learn_batch(void) {
       ++end;
     }
     learn_group(g, first, end);
-    lea.groups[g].batch_refs = 0;
     first = end;
   }
   lea.stats.lpns_learned += lea.batch_count;
@@ -533,7 +568,7 @@ static uint32_t lpns_of_group(uint32_t g) {
 
 static bool can_leave(uint32_t g) {
   const group_record_t *record = &lea.groups[g];
-  if (record->extent == SCHEME_NIL || record->batch_refs != 0 || (record->flags & GROUP_WANTED)) {
+  if (record->extent == SCHEME_NIL || (record->flags & GROUP_WANTED)) {
     return false;
   }
   /* A dirty group writes its exact VPNs back: an approximate segment does not know them. */
@@ -569,17 +604,21 @@ static bool evict(uint32_t g) {
   group_record_t *record = &lea.groups[g];
   leaftl_group_t group = view(g);
   if (record->flags & GROUP_DIRTY) {
+    /* Every LPN, unmapped where no segment has it; only those its segments have for a partial
+     * group, whose TP holds the rest. */
     uint32_t base = g * lea.group_lpns;
-    uint32_t lpns = lpns_of_group(g);
-    for (uint32_t offset = 0; offset < lpns; ++offset) {
+    uint32_t patches = 0;
+    for (uint32_t offset = 0; offset < lpns_of_group(g); ++offset) {
       leaftl_segment_t segment;
       uint32_t searched;
-      lea.patches[offset].lpn = base + offset;
-      lea.patches[offset].vpn = leaftl_group_lookup(&group, offset, &segment, &searched)
-                                    ? leaftl_segment_predict(&segment, offset)
-                                    : VPN_UNMAPPED;
+      bool hit = leaftl_group_lookup(&group, offset, &segment, &searched);
+      if (hit || !(record->flags & GROUP_PARTIAL)) {
+        lea.patches[patches].lpn = base + offset;
+        lea.patches[patches].vpn = hit ? leaftl_segment_predict(&segment, offset) : VPN_UNMAPPED;
+        ++patches;
+      }
     }
-    lea.env.write_back_patches(tp_of_group(g), lea.patches, lpns);
+    lea.env.write_back_patches(tp_of_group(g), lea.patches, patches);
     ++lea.stats.groups_written_back;
     ++lea.counters.dirty_evictions;
   }
@@ -621,8 +660,46 @@ static void relearn(uint32_t g, const uint32_t *entries) {
   lea.stats.relearn_cycles += lea.env.cycles() - started;
 }
 
-static bool on_flash(uint32_t g) {
-  return lea.groups[g].extent == SCHEME_NIL && (lea.groups[g].flags & GROUP_ON_FLASH);
+/* A partial group g completed from its TP's entries: the LPNs none of its segments has are
+ * learned (gamma 0: no CRB to merge) into one level under its others. */
+static void complete_partial(uint32_t g, const uint32_t *entries) {
+  uint32_t started = lea.env.cycles();
+  uint32_t base = g * lea.group_lpns;
+  account_group(g, -1);
+  lea.unaccounted = g;
+  lea.relearning = true;
+  leaftl_group_t group = view(g);
+  uint32_t mapped = 0;
+  for (uint32_t offset = 0; offset < lpns_of_group(g); ++offset) {
+    leaftl_segment_t segment;
+    uint32_t searched;
+    if (entries[offset] != VPN_UNMAPPED &&
+        !leaftl_group_lookup(&group, offset, &segment, &searched)) {
+      lea.xs[mapped] = base + offset;
+      lea.ys[mapped] = entries[offset];
+      ++mapped;
+    }
+  }
+  uint32_t plr_started = lea.env.cycles();
+  uint32_t count = plr_learn(lea.xs, lea.ys, mapped, 0u, lea.group_lpns, lea.learned);
+  lea.stats.plr_cycles += lea.env.cycles() - plr_started;
+  if (count == 0 || ensure_room(g, count, 0u)) {
+    group = view(g); /* ensure_room may have moved or compacted it */
+    if (group.level_count + 1u >= LEAFTL_MAX_LEVELS) {
+      leaftl_group_compact(&group);
+    }
+    for (uint32_t s = 0; s < count; ++s) {
+      lea.learned_segments[s] = segment_of(&lea.learned[s], base);
+    }
+    leaftl_group_add_level_below(&group, lea.learned_segments, count);
+    store(g, &group);
+    lea.groups[g].flags &= (uint8_t)~GROUP_PARTIAL;
+  }
+  lea.relearning = false;
+  lea.unaccounted = SCHEME_NIL;
+  account_group(g, +1);
+  ++lea.stats.groups_completed;
+  lea.stats.relearn_cycles += lea.env.cycles() - started;
 }
 
 /* ---- lookups ---- */
@@ -665,6 +742,10 @@ static found_kind_t find(uint32_t lpn, uint32_t *vpn, bool host) {
     metrics_histogram_add(lea.stats.levels_searched, LEAFTL_LEVEL_BUCKETS, 1, searched);
   }
   if (!hit) {
+    if (lea.groups[g].flags & GROUP_PARTIAL) {
+      *vpn = tp_of_group(g);
+      return FOUND_ON_FLASH;
+    }
     return FOUND_NONE;
   }
   if (leaftl_segment_accurate(&segment)) {
@@ -773,25 +854,22 @@ static map_answer_t leaftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
     old = lea.batch_vpns[item];
     lea.batch_vpns[item] = vpn;
   } else {
-    /* The batch learns into groups in the pool: one that left comes back first. */
-    if (on_flash(lpn / lea.group_lpns)) {
-      ++lea.counters.update_misses;
-      *value = tp_of_group(lpn / lea.group_lpns);
-      return MAP_MISS;
-    }
-    if (old == MAP_OLD_UNKNOWN && find(lpn, &old, false) == FOUND_APPROXIMATE) {
-      ++lea.stats.update_predictions;
-      return predict(lpn, old, value); /* the FTL reads its OOB and comes back */
+    if (old == MAP_OLD_UNKNOWN) {
+      switch (find(lpn, &old, false)) {
+      case FOUND_APPROXIMATE:
+        ++lea.stats.update_predictions;
+        return predict(lpn, old, value); /* the FTL reads its OOB and comes back */
+      case FOUND_ON_FLASH: /* the page replaced is named in the TP */
+        ++lea.counters.update_misses;
+        *value = old;
+        return MAP_MISS;
+      default:
+        break;
+      }
     }
     if (lea.batch_count == lea.batch_capacity) {
       learn_batch();
-      if (on_flash(lpn / lea.group_lpns)) { /* sent out to make room for the batch */
-        ++lea.counters.update_misses;
-        *value = tp_of_group(lpn / lea.group_lpns);
-        return MAP_MISS;
-      }
     }
-    ++lea.groups[lpn / lea.group_lpns].batch_refs;
     item = lea.batch_count++;
     lea.batch_lpns[item] = lpn;
     lea.batch_vpns[item] = vpn;
@@ -949,8 +1027,11 @@ static void leaftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_
   }
   for (uint32_t i = 0; i < wanted_count; ++i) {
     uint32_t g = wanted[i] / lea.group_lpns;
+    const uint32_t *group_entries = entries + (g * lea.group_lpns - first_lpn);
     if (on_flash(g)) {
-      relearn(g, entries + (g * lea.group_lpns - first_lpn));
+      relearn(g, group_entries);
+    } else if (lea.groups[g].flags & GROUP_PARTIAL) {
+      complete_partial(g, group_entries);
     }
   }
   refresh_gauges();
@@ -998,6 +1079,8 @@ static void register_metrics(void) {
   metrics_counter("leaftl.groups_written_back", &s->groups_written_back);
   metrics_counter("leaftl.evict_cycles", &s->evict_cycles);
   metrics_counter("leaftl.groups_relearned", &s->groups_relearned);
+  metrics_counter("leaftl.groups_partial", &s->groups_partial);
+  metrics_counter("leaftl.groups_completed", &s->groups_completed);
   metrics_counter("leaftl.relearn_cycles", &s->relearn_cycles);
 }
 
@@ -1031,6 +1114,8 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
                              lea.group_lpns * (uint32_t)sizeof(plr_segment_t));
   lea.offsets = scheme_alloc(&budget, "map.leaftl.learn_offsets", lea.group_lpns);
   lea.patches = scheme_alloc(&budget, "map.leaftl.patches", lea.group_lpns * sizeof(map_patch_t));
+  lea.learned_segments = scheme_alloc(&budget, "map.leaftl.learned_segments",
+                                      lea.group_lpns * (uint32_t)sizeof(leaftl_segment_t));
   uint32_t *tail_lpns = lea.gamma == 0 ? 0
                                        : scheme_alloc(&budget, "map.leaftl.tails",
                                                       LEAFTL_TAILS * lea.gamma * 4u);
@@ -1043,7 +1128,7 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
     memset(lea.frame_mapped, 0, frames * 2u);
   }
   if (!lea.groups || !lea.batch_lpns || !lea.batch_vpns || !lea.batch_next || !lea.batch_heads ||
-      !lea.xs || !lea.ys || !lea.learned || !lea.offsets || !lea.patches ||
+      !lea.xs || !lea.ys || !lea.learned || !lea.offsets || !lea.patches || !lea.learned_segments ||
       (lea.gamma != 0 && !tail_lpns)) {
     return false;
   }

@@ -254,3 +254,16 @@ void leaftl_group_compact(leaftl_group_t *group) {
   }
   tidy(group);
 }
+
+void leaftl_group_add_level_below(leaftl_group_t *group, const leaftl_segment_t *segments,
+                                  uint32_t count) {
+  /* Segments are stored by level: the new bottom level goes after the others. */
+  for (uint32_t i = 0; i < count; ++i) {
+    group->segments[group->count] = segments[i];
+    group->levels[group->count] = (uint8_t)group->level_count;
+    ++group->count;
+  }
+  if (count != 0) {
+    ++group->level_count;
+  }
+}

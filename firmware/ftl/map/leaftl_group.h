@@ -55,6 +55,11 @@ bool leaftl_group_lookup(const leaftl_group_t *group, uint32_t offset, leaftl_se
 void leaftl_group_insert(leaftl_group_t *group, const leaftl_segment_t *segment,
                          const uint8_t *offsets, uint32_t count);
 
+/* Puts `count` accurate segments (sorted, disjoint) on a new level under all others: older
+ * mappings, found only where no segment above has the LPN. Needs the room and a level free. */
+void leaftl_group_add_level_below(leaftl_group_t *group, const leaftl_segment_t *segments,
+                                  uint32_t count);
+
 /* Compacts the group fully (see above). */
 void leaftl_group_compact(leaftl_group_t *group);
 
