@@ -3,7 +3,8 @@
 ../shared/papers/003_*.txt, sections 4.2, 4.4 and 4.5) on ssdsim.
 
     /usr/bin/python3 tools/reproduce_leaftl.py [--jobs 2] [--out results/reproduce/leaftl]
-        [--profiles leaftl_hm,...] [--gammas 0,1,4,16] [--scale 1] [--quick] [--resume]
+        [--profiles leaftl_hm,...] [--gammas 0,1,4,16] [--scale 1] [--memory 4MiB]
+        [--no-fig16b] [--quick] [--resume]
 
 Runs each of the seven LeaFTL profiles (README "LeaFTL profiles": MSR hm_0, prn_0, prxy_0,
 src2_0, usr_0, FIU homes and mail) with `firmware.scheme: leaftl` at error bound gamma 0, 1, 4
@@ -11,27 +12,53 @@ and 16, and writes summary.json (per profile and gamma: the mapping table in the
 accounting and ours, SFTL's and DFTL's for the same mappings after the warm-up and at the end,
 segments, CRB bytes, the misprediction ratio, the levels searched per lookup, learning and
 lookup cycles, the overwrites' OOB reads and the measured phase's mean read latency), PNGs like
-Figures 15, 19, 23a and 24, and summary.md, the paper's claims beside ours.
+Figures 15, 16b, 19, 23a and 24, and summary.md, the paper's claims beside ours.
 
 Each run: a warm-up phase of the profile's own stream (the paper warms its SSD up by replaying
 traces) whose writes total about twice the profile's footprint, then a measured phase of the same
 stream (a new seed) writing about the footprint once more. One run gives every table size: the
 scheme keeps LeaFTL's segments and counts, from the same mappings, DFTL's 8 bytes per mapped LPN
 and (`ftl.leaftl.account_sftl`) SFTL's run heads and frames. The mapping budget is large enough
-that nothing is ever evicted (LeaFTL does not evict yet: it would stop naming ftl.map_budget),
-so Figure 16b, latency with one memory shared by the table and the data cache, is not run.
+that nothing is ever evicted.
+
+Figure 16b (latency when one memory of M bytes holds the mapping table and the data cache, the
+table at most 80 % of it) in two passes per profile. M is the paper's DRAM per byte of device
+(1 GiB for 2 TiB, 1/2048) times our 8 GiB device, 4 MiB (--memory overrides it). Pass 1, each
+scheme's table under the unlimited budget, in our accounting: the memory it takes in
+`ftl.map_budget`, the larger of its figure after the warm-up and at the end (stats keep no
+peak). LeaFTL's from the gamma-0 run above (`leaftl.bytes_ours`); SFTL's and DFTL's from one
+run each of `firmware.scheme: sftl` / `dftl` on the same scenario, as the budget that holds what
+they cached (map.translatable_lpns, SFTL's extents; `map.table_bytes` is kept beside it, for
+DFTL the paper's 8 B a mapping where its cache spends about 29). Pass 2, per scheme:
+`ftl.map_budget` = min(table, 0.8 M), and the rest of M in pages is the data cache, the write
+buffer keeping clean entries for reads (`ftl.write_buffer.clean_entries`); LeaFTL at gamma 0
+with the paper's 256-page learning batch (`ftl.leaftl.batch_pages`); sram.size and dram.size
+from pass 1's use. Same streams, seeds and phases. It reports the measured phase's mean latency
+over every host command (and the reads' alone) and SFTL's and DFTL's over LeaFTL's. A LeaFTL
+budget below what its table needs (capped at 0.8 M, or a table grown with a smaller write buffer
+than pass 1's) makes LeaFTL evict whole groups to their translation pages and learn them again
+(scheme.evictions, leaftl.groups_relearned); where nothing can leave, or with a firmware from
+before group eviction, the run stops naming ftl.map_budget. Such a point, like any failed
+Figure 16b run, is reported as failed with its log (runs/<name>/ssdsim.log) and the rest go on.
+--gammas without 0 or --no-fig16b skips Figure 16b.
 
 Scale (every factor is in summary.json "scale"): footprints are the profiles' times --scale
 (default 1: 512 MiB to 4 GiB); the device has the paper's 4 KiB pages, 256 pages per block and
 20 % over-provisioning (Table 1) but 8 GiB, not 2 TB; the write buffer (256 pages, the paper's
-learning batch) is sorted when 90 % full (`ftl.fsp.policy: sorted`, `flush_watermark: 90`).
+learning batch) is sorted when 90 % full (`ftl.fsp.policy: sorted`, `flush_watermark: 90`; the
+Figure 16b runs too, for every scheme).
+
+--resume keeps finished runs whose scenario is unchanged; summary.md's wall time then says how
+many were kept (their time is from when they ran).
 """
 
 import argparse
 import json
+import math
+import re
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -65,7 +92,9 @@ PAPER = {"capacity_bytes": 2 * 10**12, "page_bytes": 4096, "pages_per_block": 25
          "op": 0.2, "dram_bytes": 2**30, "oob_bytes": 128, "cpu": "ARM Cortex-A72",
          "learning_batch_lpns": 256}
 # Unlimited: DFTL's table for every exported LPN is 12.8 MiB; LeaFTL's in our accounting stays
-# below it unless every LPN is its own segment.
+# below it unless every LPN is its own segment. The firmware's DFTL spends about 29 B a cached
+# mapping: 32 MiB hold 1.17 million, more than the 1,048,576 LPNs of the largest footprint
+# (leaftl_prn at --scale 1); Figure 16b's table runs report their evictions, 0 when it held all.
 MAP_BUDGET = "32MiB"
 SRAM = "64MiB"
 DRAM = "8MiB"  # the write buffer only
@@ -77,6 +106,17 @@ CPU_HZ = 800e6
 WARMUP, MEASURED = "warmup", "measure"
 QUICK = {"profiles": ["leaftl_hm", "leaftl_prxy"], "gammas": [0, 16],
          "warmup_requests": 4000, "measure_requests": 2000}
+# Figure 16b: one memory of M bytes holds the mapping table and the data cache, the table at
+# most 80 % of it. M is the paper's DRAM per byte of device (1 GiB for 2 TiB) times our device.
+PAPER_MEMORY_RATIO = 1 / 2048
+TABLE_SHARE_MAX = 0.8
+FIG16B_SCHEMES = ("leaftl", "sftl", "dftl")
+FIG16B_GAMMA = 0  # the paper's default error bound, and the pass-1 LeaFTL run's
+LEAFTL_BATCH_PAGES = 256  # the paper's learning batch, kept whatever the data cache's size
+MIN_MAP_BUDGET = 1024  # ftl.map_budget's smallest value (ssdsim --list-params)
+ARENA_ALIGN = 8  # firmware/lib/arena.h: each arena allocation is aligned (and charged) so
+MIB = 2**20
+SRAM_WINDOW, DRAM_WINDOW = 256 * MIB, 2048 * MIB  # sram.size and dram.size at most
 
 
 def footprint_bytes(profile, scale):
@@ -96,7 +136,7 @@ def expected_requests(profile, scale, writes):
     return round(phase_bytes(profile, scale, writes) / (PROFILES[profile]["mean_kib"] * 1024))
 
 
-def scenario(name, profile, gamma, scale, quick):
+def scenario(name, profile, gamma, scale, quick, scheme="leaftl"):
     def phase(phase_name, writes, requests):
         # The stream's seed follows the phase's index: the measured phase draws its own
         # requests, and its own hot chunks (the profiles place them by a seeded permutation).
@@ -109,12 +149,12 @@ def scenario(name, profile, gamma, scale, quick):
             found["bytes"] = f"{phase_bytes(profile, scale, writes)}B"
         return found
 
-    return {
+    found = {
         "name": name, "seed": 1,
         "cpu": {"clock": CPU_CLOCK},
         "sram": {"size": SRAM}, "dram": {"size": DRAM},
         "nand": NAND,
-        "firmware": {"scheme": "leaftl"},
+        "firmware": {"scheme": scheme},
         "ftl": {"map_budget": MAP_BUDGET, "op": FTL_OP,
                 "write_buffer": {"pages": WRITE_BUFFER_PAGES, "location": "dram",
                                  "flush_watermark": FLUSH_WATERMARK},
@@ -126,6 +166,9 @@ def scenario(name, profile, gamma, scale, quick):
             phase(WARMUP, WARMUP_WRITES, QUICK["warmup_requests"]),
             phase(MEASURED, MEASURE_WRITES, QUICK["measure_requests"])]},
     }
+    if scheme != "leaftl":
+        del found["ftl"]["leaftl"]
+    return found
 
 
 def points(profiles, gammas, scale, quick):
@@ -242,6 +285,226 @@ def figures_of(run):
     }
 
 
+# ---- Figure 16b: one memory for the mapping table and the data cache ------------------------
+
+def device_bytes():
+    return PLANES * NAND["blocks"] * NAND["pages"] * PAGE_BYTES
+
+
+def default_memory_bytes():
+    """M: the paper's DRAM per byte of device (1 GiB for 2 TiB) times our device (4 MiB)."""
+    return round(device_bytes() * PAPER_MEMORY_RATIO)
+
+
+def size_bytes(text):
+    """A size as ssdsim takes it (B, KiB, MiB, GiB; KB, MB, GB) in bytes; a bare number is
+    bytes."""
+    units = {"GiB": 2**30, "MiB": 2**20, "KiB": 2**10, "GB": 10**9, "MB": 10**6, "KB": 10**3,
+             "B": 1}
+    text = str(text).strip()
+    for unit, factor in units.items():
+        if text.endswith(unit):
+            return round(float(text[:-len(unit)]) * factor)
+    return round(float(text))
+
+
+def ceil_mib(value):
+    return -(-int(value) // MIB) * MIB
+
+
+def table_point(profile, scheme, scale, quick):
+    """Pass 1 for SFTL and DFTL: the gamma-0 LeaFTL run's scenario with the scheme swapped, under
+    the same budget (MAP_BUDGET), which holds a mapping of every LPN any profile touches."""
+    name = f"{profile}_{scheme}_table"
+    return {"kind": "table", "profile": profile, "scheme": scheme, "name": name,
+            "scenario": scenario(name, profile, FIG16B_GAMMA, scale, quick, scheme)}
+
+
+def regions(stats):
+    return {r["name"]: r["bytes"] for r in stats["ftl"]["memory"]["regions"]}
+
+
+def memory_use(stats):
+    """What a run's firmware took: SRAM and DRAM used, the map budget's regions, the SRAM the
+    firmware image keeps (sram.size minus the arena's budget), the write buffer's pages."""
+    memory, found = stats["ftl"]["memory"], regions(stats)
+    return {"sram_used": memory["sram"]["used_bytes"],
+            "sram_reserved": size_bytes(lookup(stats, "config.sram.size"))
+            - memory["sram"]["budget_bytes"],
+            "dram_used": memory["dram"]["used_bytes"],
+            "map_region_bytes": sum(b for n, b in found.items() if n.startswith("map.")),
+            "write_buffer_pages": lookup(stats, "config.ftl.write_buffer.pages")}
+
+
+def dftl_table_bytes(found, entries):
+    """The map budget in which DFTL (entry mode, firmware/ftl/map/dftl.c) caches `entries`
+    mappings: per mapping its slot arrays (LPN, VPN, LRU, hash and dirty links, flag: their
+    bytes per slot from the pass-1 run's regions) and at most one 4-byte hash bucket; besides,
+    the dirty-list heads, the patch buffer and the alignment of its 9 allocations."""
+    capacity = found["map.dftl.lpn"] // 4
+    per_slot = sum(found[f"map.dftl.{n}"] for n in
+                   ("lpn", "vpn", "lru", "hash_next", "flags", "dirty_next")) / capacity
+    fixed = found["map.dftl.dirty_heads"] + found["map.dftl.patches"] + 9 * ARENA_ALIGN
+    return fixed + math.ceil(entries * (per_slot + 4))
+
+
+def sftl_table_bytes(found, tps, pool_bytes, entries_per_tp=PAGE_BYTES // 4):
+    """The map budget in which SFTL (firmware/ftl/map/sftl.c) caches `tps` translation pages
+    whose extents take `pool_bytes`: sftl_init splits what is left after two scratch pages
+    between slots (their bytes per slot from the pass-1 run's regions, plus a 4-byte bucket) and
+    the extent pool in the ratio of a slot to a typical extent (8 runs), and keeps one raw TP
+    of pool; so both the slots and the pool must fit that split."""
+    slots = found["map.sftl.tp"] // 4
+    per_slot = sum(found[f"map.sftl.{n}"] for n in
+                   ("tp", "hash_next", "lru", "extent", "flags", "dirty_count", "dirty_offset",
+                    "dirty_vpn")) / slots + 4
+    bitmap_words = -(-entries_per_tp // 32)
+    rank_words = (-(-bitmap_words // 8) + 1) // 2
+    typical = 4 * (2 + bitmap_words + rank_words + 8)
+    raw = 4 * (2 + entries_per_tp)
+    fixed = found["map.sftl.merged"] + found["map.sftl.evicted"] + 12 * ARENA_ALIGN + 8
+    available = max(tps * (per_slot + typical),
+                    (pool_bytes + raw) * (per_slot + typical) / typical)
+    return fixed + math.ceil(available)
+
+
+def table_of(run, scheme):
+    """Pass 1: the memory the scheme's table takes in ftl.map_budget (our accounting), the
+    larger of its figure after the warm-up and at the end (the two samples a run keeps; stats
+    has no peak). LeaFTL: leaftl.bytes_ours (group records, extents, levels, CRBs, the batch,
+    scratch) and the pool's alignment; DFTL and SFTL: the budget that holds what they cached
+    (map.translatable_lpns, and SFTL's extents, map.table_bytes). map.table_bytes itself is kept
+    as table_gauge_bytes (DFTL's: 8 B a mapping, the paper's accounting)."""
+    stats = run.stats
+    outcome = stats["outcome"]["outcome"]
+    if outcome != "workload_done":
+        raise RuntimeError(f"{run.path}: outcome {outcome}: {stats['outcome'].get('message')}")
+    spans = (run.ftl_phase(WARMUP), run.ftl()["run"])
+
+    def peak(path):
+        values = [v for v in (lookup(s, path) for s in spans) if v is not None]
+        return max(values) if values else None
+
+    found = regions(stats)
+    if scheme == "leaftl":
+        table = peak("leaftl.bytes_ours") + 2 * ARENA_ALIGN
+    elif scheme == "dftl":
+        table = dftl_table_bytes(found, peak("map.translatable_lpns"))
+    elif scheme == "sftl":
+        tps = -(-peak("map.translatable_lpns") // (PAGE_BYTES // 4))
+        table = sftl_table_bytes(found, tps, peak("map.table_bytes"))
+    else:
+        raise ValueError(f"no table accounting for scheme {scheme}")
+    return {"scheme": scheme, "table_bytes": table, "table_gauge_bytes": peak("map.table_bytes"),
+            "evictions": lookup(spans[1], "scheme.evictions"), "use": memory_use(stats)}
+
+
+def memory_split(table_bytes, memory_bytes, page_bytes=PAGE_BYTES):
+    """The map budget, min(table, 80 % of M) (never below ftl.map_budget's smallest value), and
+    the data cache, the rest of M in whole pages."""
+    cap = int(TABLE_SHARE_MAX * memory_bytes)
+    budget = max(MIN_MAP_BUDGET, min(int(table_bytes), cap))
+    cache_bytes = memory_bytes - budget
+    if cache_bytes < page_bytes:
+        raise ValueError(f"memory {memory_bytes} B leaves no page for the data cache")
+    return {"map_budget": budget, "cache_bytes": cache_bytes,
+            "cache_pages": cache_bytes // page_bytes, "capped": table_bytes > cap}
+
+
+def memory_sizes(use, budget, cache_pages, page_bytes=PAGE_BYTES):
+    """sram.size and dram.size for a Figure 16b run, from its pass-1 run's use: in SRAM the map
+    budget, the rest of that run's arena (scaled up with the write buffer's slots, whose index,
+    owners, mapping updates and waiters grow with them) and what the image keeps; in DRAM the
+    cache's pages and whatever else that run put there. Never below the other runs' sizes;
+    rounded up to MiB. ValueError past the platform's windows."""
+    grow = max(1.0, cache_pages / use["write_buffer_pages"])
+    sram = (budget + (use["sram_used"] - use["map_region_bytes"]) * grow
+            + use["sram_reserved"])
+    dram = (cache_pages * page_bytes
+            + max(0, use["dram_used"] - use["write_buffer_pages"] * page_bytes))
+    sram, dram = max(size_bytes(SRAM), ceil_mib(sram)), max(size_bytes(DRAM), ceil_mib(dram))
+    if sram > SRAM_WINDOW or dram > DRAM_WINDOW:
+        raise ValueError(f"sram.size {sram} B or dram.size {dram} B past the platform's "
+                         f"{SRAM_WINDOW} and {DRAM_WINDOW} B")
+    return sram, dram
+
+
+def fig16b_point(profile, scheme, scale, quick, table, memory_bytes):
+    """Pass 2: the profile's gamma-0 scenario with the scheme's map budget and data cache (the
+    write buffer, clean entries kept for reads) splitting M; LeaFTL at gamma 0 with the paper's
+    256-page learning batch."""
+    split = memory_split(table["table_bytes"], memory_bytes)
+    sram, dram = memory_sizes(table["use"], split["map_budget"], split["cache_pages"])
+    name = f"{profile}_fig16b_{scheme}"
+    s = scenario(name, profile, FIG16B_GAMMA, scale, quick, scheme)
+    s["sram"]["size"], s["dram"]["size"] = f"{sram // MIB}MiB", f"{dram // MIB}MiB"
+    s["ftl"]["map_budget"] = f"{split['map_budget']}B"
+    s["ftl"]["write_buffer"].update({"pages": split["cache_pages"], "clean_entries": True})
+    if scheme == "leaftl":
+        s["ftl"]["leaftl"] = {"gamma": FIG16B_GAMMA, "batch_pages": LEAFTL_BATCH_PAGES}
+    return {"kind": "fig16b", "profile": profile, "scheme": scheme, "name": name, "scenario": s,
+            "memory_bytes": memory_bytes, "table_bytes": table["table_bytes"],
+            "table_gauge_bytes": table["table_gauge_bytes"],
+            "pass1_evictions": table["evictions"], **split, "sram_bytes": sram,
+            "dram_bytes": dram}
+
+
+def latency_of(run):
+    """A Figure 16b run's measured phase: mean latency over every host command (reads and
+    writes), the reads' and the writes' apart, and what the map and the cache did."""
+    stats = run.stats
+    outcome = stats["outcome"]["outcome"]
+    if outcome != "workload_done":
+        raise RuntimeError(f"outcome {outcome}: {stats['outcome'].get('message')}")
+    host = next(h for h in stats["host"]["phases"] if h["name"] == MEASURED)
+    measured = run.ftl_phase(MEASURED)
+    served = [(op["commands"], op["latency_ns"]["mean"]) for op in host["ops"].values()
+              if op["commands"]]
+    commands = sum(c for c, _ in served)
+
+    def op_us(name):
+        op = host["ops"].get(name) or {}
+        return op["latency_ns"]["mean"] / 1000 if op.get("commands") else None
+
+    return {"latency_us": sum(c * m for c, m in served) / commands / 1000 if commands else None,
+            "read_latency_us": op_us("read"), "write_latency_us": op_us("write"),
+            "commands": commands, "map_hit_ratio": lookup(measured, "map.hit_ratio"),
+            "map_evictions": lookup(measured, "scheme.evictions"),
+            "groups_relearned": lookup(measured, "leaftl.groups_relearned"),
+            "tp_reads": lookup(measured, "tp_reads"),
+            "cache_read_hits": lookup(measured, "cache.read_hits"),
+            "host_read_pages": lookup(measured, "host_read_pages")}
+
+
+BOOT_BANNER = re.compile(r"ftl: \d+ LPNs, ")  # the firmware's memory line at every boot
+
+
+def failure_reason(directory, error):
+    """Why a run failed: the firmware's and ssdsim's own lines from its log (ssdsim.log), else
+    the error's first line."""
+    log = Path(directory) / "ssdsim.log"
+    if log.exists():
+        lines = [line.strip() for line in log.read_text(errors="replace").splitlines()
+                 if line.startswith(("ftl:", "ssdsim:")) and not BOOT_BANNER.match(line)]
+        if lines:
+            return "; ".join(dict.fromkeys(lines))
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def fig16b_ratios(results, key="latency_us"):
+    """Per baseline: per profile its `key` over LeaFTL's, and the mean and max over the profiles
+    where both ran."""
+    value = {(r["profile"], r["scheme"]): r.get(key) for r in results}
+    profiles = list(dict.fromkeys(r["profile"] for r in results))
+    found = {}
+    for scheme in FIG16B_SCHEMES[1:]:
+        per = {p: ratio(value.get((p, scheme)), value.get((p, "leaftl"))) for p in profiles}
+        per = {p: v for p, v in per.items() if v is not None}
+        found[scheme] = {"per_profile": per, "mean": mean(per.values()),
+                         "max": max(per.values(), default=None)}
+    return found
+
+
 # ---- aggregation and the claims ------------------------------------------------------------
 
 def by_point(results):
@@ -282,8 +545,9 @@ def gamma_reduction(results, gamma):
     return found
 
 
-def claims(results):
-    """(claim, the paper's figure, ours) rows; a figure not run reads n/a."""
+def claims(results, fig16b=None):
+    """(claim, the paper's figure, ours) rows; a figure not run reads n/a. `fig16b`: the Figure
+    16b runs' records (None: not run)."""
     g0 = [r for r in results if r["gamma"] == 0]
     rows = []
     dftl = [r["ratio_dftl"] for r in g0]
@@ -331,9 +595,30 @@ def claims(results):
     rows.append(("Levels searched per lookup, MSR-prn", "1.4 on average",
                  "n/a" if prn is None or prn["mean_levels"] is None else
                  f"{prn['mean_levels']:.2f} (gamma 0)"))
-    rows.append(("Figure 16b: latency with DRAM shared by table and data cache",
-                 "1.4x / 1.6x faster than SFTL / DFTL",
-                 "not run: LeaFTL does not evict groups when its budget is exceeded yet"))
+    rows += fig16b_claims(fig16b)
+    return rows
+
+
+def fig16b_claims(fig16b):
+    """Figure 16b's rows: each baseline's mean latency over LeaFTL's, mean (max) over the
+    profiles where both ran, and how many did not."""
+    ratios = fig16b_ratios(fig16b or [])
+    profiles = list(dict.fromkeys(r["profile"] for r in fig16b or []))
+    rows = []
+    for scheme, paper in (("sftl", "1.4x (3.4x)"), ("dftl", "1.6x (4.9x)")):
+        claim = (f"Figure 16b: mean latency, {scheme.upper()}'s / LeaFTL's, one memory for "
+                 f"table and data cache (table at most 80 %): mean (max)")
+        if fig16b is None:
+            rows.append((claim, paper, "not run"))
+            continue
+        r = ratios[scheme]
+        ours = f"{times(r['mean'])} ({times(r['max'])})"
+        ours += f" over {len(r['per_profile'])} of {len(profiles)} profiles"
+        failed = sorted({f"{x['profile']} {x['scheme']}" for x in fig16b if x.get("failed")
+                         and x["scheme"] in ("leaftl", scheme)})
+        if failed:
+            ours += f"; failed: {', '.join(failed)}"
+        rows.append((claim, paper, ours))
     return rows
 
 
@@ -412,6 +697,46 @@ def plot(summary, out):
         ax.legend(fontsize=7)
     fig.suptitle("Figure 23a: levels searched per lookup, measured phase")
     save(fig, "fig23a_levels_cdf.png")
+    if summary.get("figure_16b"):
+        plot_fig16b(summary["figure_16b"], out, plt)
+
+
+def plot_fig16b(fig16b, out, plt):
+    """Grouped bars per profile: the measured phase's mean latency (every host command) of each
+    scheme normalised to LeaFTL's (left, as the paper's Figure 16b) and absolute (right); a
+    failed run is a missing bar marked "failed"."""
+    results = fig16b["results"]
+    table = {(r["profile"], r["scheme"]): r for r in results}
+    profiles = list(dict.fromkeys(r["profile"] for r in results))
+    labels = [p.replace("leaftl_", "") for p in profiles]
+    xs = range(len(profiles))
+    width = 0.8 / len(FIG16B_SCHEMES)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+    for ax, normalised in zip(axes, (True, False)):
+        for i, scheme in enumerate(FIG16B_SCHEMES):
+            x = [x + (i - (len(FIG16B_SCHEMES) - 1) / 2) * width for x in xs]
+            ys = []
+            for p in profiles:
+                r = table.get((p, scheme)) or {}
+                base = (table.get((p, "leaftl")) or {}).get("latency_us")
+                y = ratio(r.get("latency_us"), base) if normalised else r.get("latency_us")
+                ys.append(float("nan") if y is None else y)
+            ax.bar(x, ys, width, label=scheme.upper() if scheme != "leaftl" else "LeaFTL")
+            for xi, p in zip(x, profiles):
+                if (table.get((p, scheme)) or {}).get("failed"):
+                    ax.text(xi, 0, "failed", rotation=90, ha="center", va="bottom", fontsize=7)
+        if normalised:
+            ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xticks(list(xs), labels)
+        ax.set_ylabel("mean latency / LeaFTL's" if normalised else "mean latency (us)")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=3)
+    axes[0].set_title("normalised to LeaFTL (lower is better)", fontsize=9)
+    axes[1].set_title("absolute", fontsize=9)
+    fig.suptitle(f"Figure 16b: one memory of {fig16b['memory_bytes'] / MIB:g} MiB for table and "
+                 f"data cache (table at most {TABLE_SHARE_MAX:.0%}), measured phase")
+    fig.tight_layout()
+    fig.savefig(out / "fig16b_latency.png", dpi=110)
+    plt.close(fig)
 
 
 def fmt(value, spec):
@@ -422,14 +747,15 @@ def markdown(summary):
     results = summary["results"]
     lines = ["# LeaFTL (ASPLOS 2023) reproduction", "",
              f"Scale: {json.dumps(summary['scale'])}", "",
-             f"Wall time: {summary['wall_seconds']:.0f} s on {summary['jobs']} jobs (the runs "
-             f"took {summary['runs_wall_seconds']:.0f} s between them).", "",
+             wall_line(summary), "",
              "## The paper's claims beside ours", "",
              "Table sizes at the end of the run; ratios averaged per trace as the paper's; "
              "n/a: not run or not reported.", "",
              "| claim | paper | ours |", "|---|---|---|"]
     lines += [f"| {claim} | {paper} | {ours} |" for claim, paper, ours in summary["claims"]]
-    lines += ["", "## Not run", "", summary["not_run"]["figure_16b"], ""]
+    if summary["not_run"]:
+        lines += ["", "## Not run", ""] + list(summary["not_run"].values())
+    lines += [""] + fig16b_markdown(summary.get("figure_16b"))
     lines += ["## Per run", "",
               "Bytes at the end (after the warm-up in brackets, paper's accounting). SFTL n/a: "
               "counted at gamma 0 only (through predictions it cannot be kept).", "",
@@ -453,6 +779,51 @@ def markdown(summary):
     return "\n".join(lines) + "\n"
 
 
+def wall_line(summary):
+    """The wall time of the runs; with --resume, how many were kept from an earlier invocation
+    (their time is from when they ran, not this invocation's)."""
+    line = (f"Wall time: the runs took {summary['runs_wall_seconds']:.0f} s between them on "
+            f"{summary['jobs']} jobs")
+    reused, runs = summary.get("reused_runs", 0), summary.get("runs", 0)
+    if reused:
+        line += (f"; {reused} of {runs} runs were kept from an earlier invocation (--resume) and "
+                 f"their time is from then: this invocation took {summary['wall_seconds']:.0f} s")
+    else:
+        line += f"; this invocation took {summary['wall_seconds']:.0f} s"
+    return line + "."
+
+
+def fig16b_markdown(fig16b):
+    if not fig16b:
+        return []
+    lines = ["## Figure 16b: one memory for the mapping table and the data cache", "",
+             f"M = {fig16b['memory_bytes']:,} B ({fig16b['memory_source']}); map budget = "
+             f"min(table, {TABLE_SHARE_MAX:.0%} of M), the data cache (write buffer with clean "
+             "entries) the rest in pages. Table: pass 1's memory in the map budget, our "
+             "accounting (LeaFTL: leaftl.bytes_ours; DFTL, SFTL: the budget holding what they "
+             "cached); gauge: map.table_bytes. Latency: the measured phase's mean over every "
+             "host command (reads and writes), and the reads' alone.", "",
+             "| profile | scheme | table B | gauge B | map budget B | capped | cache pages | "
+             "SRAM / DRAM MiB | mean lat. us | read lat. us | / LeaFTL | map hit | map evictions "
+             "| cache read hits | outcome |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    table = {(r["profile"], r["scheme"]): r for r in fig16b["results"]}
+    for r in fig16b["results"]:
+        base = (table.get((r["profile"], "leaftl")) or {}).get("latency_us")
+        sizes = ("n/a" if r.get("sram_bytes") is None else
+                 f"{r['sram_bytes'] // MIB} / {r['dram_bytes'] // MIB}")
+        outcome = f"FAILED: {r['error']} ({r.get('log') or 'no log'})" if r.get("failed") else "ok"
+        lines.append(
+            f"| {r['profile']} | {r['scheme']} | {fmt(r.get('table_bytes'), ',')} | "
+            f"{fmt(r.get('table_gauge_bytes'), ',')} | {fmt(r.get('map_budget'), ',')} | "
+            f"{'yes' if r.get('capped') else 'no'} | {fmt(r.get('cache_pages'), ',')} | {sizes} | "
+            f"{fmt(r.get('latency_us'), '.1f')} | {fmt(r.get('read_latency_us'), '.1f')} | "
+            f"{fmt(ratio(r.get('latency_us'), base), '.2f')} | {pct(r.get('map_hit_ratio'))} | "
+            f"{fmt(r.get('map_evictions'), ',')} | {fmt(r.get('cache_read_hits'), ',')} | "
+            f"{outcome} |")
+    return lines + [""]
+
+
 def parse_list(text, allowed, what, parser):
     """Comma-separated names, each one of `allowed` (case-insensitive), in the given order."""
     known = {str(a).lower(): a for a in allowed}
@@ -463,8 +834,8 @@ def parse_list(text, allowed, what, parser):
     return [known[n.lower()] for n in names]
 
 
-def scale_block(profiles, scale, quick):
-    device = PLANES * NAND["blocks"] * NAND["pages"] * PAGE_BYTES
+def scale_block(profiles, scale, quick, memory_bytes=None):
+    device = device_bytes()
     return {
         "footprint_scale": scale,
         "footprint_bytes": {p: footprint_bytes(p, scale) for p in profiles},
@@ -492,14 +863,18 @@ def scale_block(profiles, scale, quick):
         "fsp_policy": "sorted", "learning_batch_lpns": WRITE_BUFFER_PAGES,
         "queue_depth": QUEUE_DEPTH, "cpu_clock": CPU_CLOCK, "paper_cpu": PAPER["cpu"],
         "seed": 1,
+        # Figure 16b: M, one memory for the table and the data cache.
+        "fig16b_memory_bytes": memory_bytes,
+        "fig16b_memory_per_device_byte": None if memory_bytes is None else memory_bytes / device,
+        "paper_memory_per_device_byte": PAPER_MEMORY_RATIO,
+        "fig16b_table_share_max": TABLE_SHARE_MAX,
+        "fig16b_leaftl_batch_pages": LEAFTL_BATCH_PAGES,
     }
 
 
-NOT_RUN = {"figure_16b": (
-    "Figure 16b (latency with one DRAM shared by the mapping table and the data cache, at "
-    "least 20 % of it for data) is not run: LeaFTL does not yet evict groups when its budget "
-    "is exceeded (the firmware stops naming ftl.map_budget), so every run here has a budget "
-    "nothing outgrows and only the table's size and costs are measured.")}
+NOT_RUN_FIG16B = (
+    "Figure 16b (latency with one memory shared by the mapping table and the data cache) is not "
+    "run: {why}.")
 
 
 def main(argv=None):
@@ -521,7 +896,14 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true",
                         help=f"smoke run: {', '.join(QUICK['profiles'])}, gamma "
                              f"{' and '.join(map(str, QUICK['gammas']))}, "
-                             f"{QUICK['warmup_requests']} + {QUICK['measure_requests']} requests")
+                             f"{QUICK['warmup_requests']} + {QUICK['measure_requests']} requests"
+                             f" (and their Figure 16b runs)")
+    parser.add_argument("--memory", default=None,
+                        help="Figure 16b's memory M for table and data cache, e.g. 4MiB (default: "
+                             "the paper's 1 GiB per 2 TiB of device, 4 MiB for our 8 GiB)")
+    parser.add_argument("--no-fig16b", action="store_true",
+                        help="skip Figure 16b's runs (SFTL's and DFTL's table runs and the "
+                             "shared-memory runs)")
     args = parser.parse_args(argv)
     profiles = parse_list(args.profiles, list(PROFILES), "profile", parser)
     try:
@@ -532,47 +914,174 @@ def main(argv=None):
         parser.error("--gammas: 0 to 31 (256 B of OOB hold 12 + 4 (2 gamma + 1) bytes)")
     if not 0 < args.scale <= 1:
         parser.error("--scale: in (0, 1]")
+    memory = default_memory_bytes()
+    memory_source = (f"the paper's 1 GiB per 2 TiB of device ({PAPER_MEMORY_RATIO:.6g}) times "
+                     f"{device_bytes() / 2**30:g} GiB")
+    if args.memory is not None:
+        try:
+            memory = size_bytes(args.memory)
+        except ValueError:
+            parser.error(f"--memory: a size such as 4MiB, not '{args.memory}'")
+        memory_source = "--memory"
+        if memory < 2 * PAGE_BYTES:
+            parser.error(f"--memory: at least two pages ({2 * PAGE_BYTES} B)")
     if args.quick:
         profiles, gammas = QUICK["profiles"], QUICK["gammas"]
+    not_run = {}
+    if args.no_fig16b:
+        not_run["figure_16b"] = NOT_RUN_FIG16B.format(why="--no-fig16b")
+    elif FIG16B_GAMMA not in gammas:
+        not_run["figure_16b"] = NOT_RUN_FIG16B.format(
+            why=f"it takes LeaFTL's table from the gamma {FIG16B_GAMMA} runs, and --gammas "
+                f"has no {FIG16B_GAMMA}")
+    fig16b = "figure_16b" not in not_run
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    todo = points(profiles, gammas, args.scale, args.quick)
-    results = []
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_point, args.ssdsim, out, p, args.resume) for p in todo]
-        try:
-            for done in as_completed(futures):
-                point, directory, seconds = done.result()
-                figures = figures_of(ssdvp_results.load_run(directory))
-                figures.update({"profile": point["profile"], "gamma": point["gamma"],
-                                "wall_seconds": round(seconds, 1)})
-                results.append(figures)
-                print(f"{point['name']}: table {figures['end']['bytes_paper']} B (DFTL "
-                      f"{times(figures['ratio_dftl'])}), mispredictions "
-                      f"{pct(figures['misprediction_ratio'])} in {seconds:.0f} s "
-                      f"({len(results)}/{len(todo)})", flush=True)
-        except BaseException:
-            pool.shutdown(cancel_futures=True)  # stop at the first failure; --resume goes on
-            raise
+    results, fig16b_results, todo = run_all(args, out, profiles, gammas, fig16b, memory)
     order = list(PROFILES)
     results.sort(key=lambda r: (order.index(r["profile"]), r["gamma"]))
+    fig16b_results.sort(key=lambda r: (order.index(r["profile"]),
+                                       FIG16B_SCHEMES.index(r["scheme"])))
+    runs = todo["runs"]
     summary = {
         "paper": "LeaFTL: a learning-based flash translation layer (J. Sun et al., ASPLOS 2023)",
-        "scale": scale_block(profiles, args.scale, args.quick),
+        "scale": scale_block(profiles, args.scale, args.quick, memory if fig16b else None),
         "jobs": args.jobs,
         "wall_seconds": round(time.time() - started, 1),
-        "runs_wall_seconds": round(sum(r["wall_seconds"] for r in results), 1),
-        "not_run": NOT_RUN,
+        "runs_wall_seconds": round(sum(runs.values()), 1),
+        "runs": len(runs), "reused_runs": todo["reused"],
+        "not_run": not_run,
         "results": results,
+        "figure_16b": None if not fig16b else {
+            "memory_bytes": memory, "memory_source": memory_source,
+            "memory_per_device_byte": memory / device_bytes(),
+            "table_share_max": TABLE_SHARE_MAX,
+            "latency": "the measured phase's mean over every host command (reads and writes)",
+            "tables": todo["tables"],
+            "results": fig16b_results,
+            "ratios": fig16b_ratios(fig16b_results),
+            "read_ratios": fig16b_ratios(fig16b_results, "read_latency_us")},
     }
-    summary["claims"] = claims(results)
+    summary["claims"] = claims(results, fig16b_results if fig16b else None)
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     plot(summary, out)
     (out / "summary.md").write_text(markdown(summary))
-    print(f"wrote {out}/summary.json, summary.md and the figures in "
-          f"{summary['wall_seconds']:.0f} s")
+    print(f"wrote {out}/summary.json, summary.md and the figures; {wall_line(summary)}")
     return 0
+
+
+def run_all(args, out, profiles, gammas, fig16b, memory):
+    """Runs every point, --jobs at a time: the LeaFTL runs and (with `fig16b`) SFTL's and DFTL's
+    table runs first, then each profile's Figure 16b runs as soon as its three tables are known.
+    A LeaFTL run that fails stops everything (--resume goes on from there); a Figure 16b run or
+    table run that fails is recorded as a failed point with its log. Answers the LeaFTL results,
+    the Figure 16b records, and {"runs": name -> wall seconds, "reused": runs kept by --resume,
+    "tables": pass-1 tables}."""
+    todo = points(profiles, gammas, args.scale, args.quick)
+    if fig16b:
+        todo += [table_point(p, s, args.scale, args.quick) for p in profiles
+                 for s in FIG16B_SCHEMES[1:]]
+        todo.sort(key=lambda p: -footprint_bytes(p["profile"], args.scale))
+    results, fig16b_results, runs, tables, started16b = [], [], {}, {}, set()
+    reused = finished = 0
+    pending = {}
+    total = len(todo) + (len(profiles) * len(FIG16B_SCHEMES) if fig16b else 0)
+
+    def submit(pool, point):
+        nonlocal reused
+        if args.resume and ssdvp_results.finished_run(out, point) is not None:
+            reused += 1
+        pending[pool.submit(run_point, args.ssdsim, out, point, args.resume)] = point
+
+    def failed_point(point, error):
+        directory = out / "runs" / point["name"]
+        log = directory / "ssdsim.log"
+        return {**{k: v for k, v in point.items() if k not in ("scenario", "kind")},
+                "failed": True, "error": failure_reason(directory, error),
+                "log": str(log) if log.exists() else None}
+
+    def start_fig16b(pool, profile):
+        if profile in started16b or any((profile, s) not in tables for s in FIG16B_SCHEMES):
+            return
+        started16b.add(profile)
+        for scheme in FIG16B_SCHEMES:
+            table = tables[(profile, scheme)]
+            name = f"{profile}_fig16b_{scheme}"
+            if table.get("failed"):
+                fig16b_results.append({"profile": profile, "scheme": scheme, "name": name,
+                                       "failed": True, "log": table.get("log"),
+                                       "error": f"its table run failed: {table['error']}"})
+                continue
+            try:
+                point = fig16b_point(profile, scheme, args.scale, args.quick, table, memory)
+            except ValueError as error:
+                fig16b_results.append({"profile": profile, "scheme": scheme, "name": name,
+                                       "failed": True, "error": str(error), "log": None})
+                continue
+            submit(pool, point)
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for point in todo:
+            submit(pool, point)
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    point = pending.pop(future)
+                    finished += 1
+                    counted = f" ({finished}/{total})"
+                    kind = point.get("kind", "leaftl")
+                    if kind == "leaftl":
+                        _, directory, seconds = future.result()
+                        runs[point["name"]] = seconds
+                        run = ssdvp_results.load_run(directory)
+                        figures = figures_of(run)
+                        figures.update({"profile": point["profile"], "gamma": point["gamma"],
+                                        "wall_seconds": round(seconds, 1)})
+                        results.append(figures)
+                        print(f"{point['name']}: table {figures['end']['bytes_paper']} B (DFTL "
+                              f"{times(figures['ratio_dftl'])}), mispredictions "
+                              f"{pct(figures['misprediction_ratio'])} in {seconds:.0f} s"
+                              f"{counted}", flush=True)
+                        if fig16b and point["gamma"] == FIG16B_GAMMA:
+                            tables[(point["profile"], "leaftl")] = table_of(run, "leaftl")
+                            start_fig16b(pool, point["profile"])
+                        continue
+                    try:
+                        _, directory, seconds = future.result()
+                        runs[point["name"]] = seconds
+                        run = ssdvp_results.load_run(directory)
+                        found = (table_of(run, point["scheme"]) if kind == "table"
+                                 else latency_of(run))
+                    except Exception as error:  # noqa: BLE001 (recorded and reported)
+                        found = failed_point(point, error)
+                        seconds = None
+                    if kind == "table":
+                        tables[(point["profile"], point["scheme"])] = found
+                        print(f"{point['name']}: " + (
+                            f"FAILED: {found['error']}" if found.get("failed") else
+                            f"table {found['table_bytes']:,} B in the map budget (gauge "
+                            f"{fmt(found['table_gauge_bytes'], ',')} B), evictions "
+                            f"{found['evictions']}, in {seconds:.0f} s") + counted, flush=True)
+                        start_fig16b(pool, point["profile"])
+                    else:
+                        record = {k: v for k, v in point.items() if k not in ("scenario", "kind")}
+                        record.update(found)
+                        if seconds is not None:
+                            record["wall_seconds"] = round(seconds, 1)
+                        fig16b_results.append(record)
+                        print(f"{point['name']}: budget {point['map_budget']:,} B, cache "
+                              f"{point['cache_pages']:,} pages: " + (
+                                  f"FAILED: {record['error']}" if record.get("failed") else
+                                  f"mean latency {record['latency_us']:.1f} us (reads "
+                                  f"{fmt(record['read_latency_us'], '.1f')}) in {seconds:.0f} s")
+                              + counted, flush=True)
+        except BaseException:
+            pool.shutdown(cancel_futures=True)  # stop at the first failure; --resume goes on
+            raise
+    tables_out = [{"profile": p, **{k: v for k, v in t.items()}} for (p, _), t in tables.items()]
+    return results, fig16b_results, {"runs": runs, "reused": reused, "tables": tables_out}
 
 
 if __name__ == "__main__":

@@ -213,32 +213,44 @@ def lookup_or_none(tree: dict[str, Any], path: str) -> Any:
 
 def run_ssdsim(ssdsim: str | Path, config: Path, directory: Path, name: str) -> float:
     """Runs one scenario into `directory`; answers its wall seconds. RuntimeError with the end
-    of ssdsim's output when it fails."""
+    of ssdsim's output when it fails; the whole output is then in `directory`/ssdsim.log."""
     started = time.time()
     result = subprocess.run([str(ssdsim), str(config), "--out", str(directory)],
                             capture_output=True, text=True)
     if result.returncode != 0:
-        raise RuntimeError(f"{name}: ssdsim failed ({result.returncode}):\n"
+        log = directory / "ssdsim.log"
+        log.write_text(result.stdout + result.stderr)
+        raise RuntimeError(f"{name}: ssdsim failed ({result.returncode}; {log}):\n"
                            f"{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
     return time.time() - started
+
+
+def finished_run(out: Path, point: dict[str, Any]) -> dict[str, Any] | None:
+    """The stats of a finished run of `point` in out/runs/<name> whose scenario is the point's
+    (what run_point keeps with `resume`), None when there is none."""
+    directory = out / "runs" / point["name"]
+    config, stats = directory / "scenario.yaml", directory / "stats.json"
+    if not (config.exists() and stats.exists()
+            and config.read_text() == json.dumps(point["scenario"], indent=1)):
+        return None
+    done = json.loads(stats.read_text())
+    return done if done["outcome"]["outcome"] == "workload_done" else None
 
 
 def run_point(ssdsim: str | Path, out: Path, point: dict[str, Any],
               resume: bool) -> tuple[dict[str, Any], Path, float]:
     """Runs one point of a reproduction (its "name" and "scenario", a dict) in
     out/runs/<name>: the scenario written as YAML (JSON is YAML), then ssdsim. With `resume`,
-    a finished run of the same scenario is kept, so an hour's reproduction survives an
-    interruption. Answers the point, its directory and the run's wall seconds."""
+    a finished run of the same scenario is kept (finished_run), so an hour's reproduction
+    survives an interruption. Answers the point, its directory and the run's wall seconds."""
     directory = out / "runs" / point["name"]
     directory.mkdir(parents=True, exist_ok=True)
+    done = finished_run(out, point) if resume else None
+    if done is not None:
+        return point, directory, done["simulator"]["wall_seconds"]
     config = directory / "scenario.yaml"
-    text = json.dumps(point["scenario"], indent=1)
-    stats = directory / "stats.json"
-    if resume and config.exists() and config.read_text() == text and stats.exists():
-        done = json.loads(stats.read_text())
-        if done["outcome"]["outcome"] == "workload_done":
-            return point, directory, done["simulator"]["wall_seconds"]
-    config.write_text(text)
+    config.write_text(json.dumps(point["scenario"], indent=1))
+    (directory / "ssdsim.log").unlink(missing_ok=True)
     return point, directory, run_ssdsim(ssdsim, config, directory, point["name"])
 
 
