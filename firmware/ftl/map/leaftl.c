@@ -439,13 +439,6 @@ static void account_group(uint32_t g, int32_t sign) {
   }
 }
 
-static leaftl_segment_t segment_of(const plr_segment_t *learned, uint32_t base) {
-  leaftl_segment_t segment = {(uint8_t)(learned->first_x - base),
-                              (uint8_t)(learned->last_x - learned->first_x), learned->slope,
-                              learned->intercept};
-  return segment;
-}
-
 /* Learns lea.xs/ys[0, mapped) (increasing LPNs, all in group g) onto the group's top. */
 static void learn_points(uint32_t g, uint32_t mapped) {
   uint32_t base = g * lea.group_lpns;
@@ -466,7 +459,7 @@ static void learn_points(uint32_t g, uint32_t mapped) {
      * come, with none of the inserts' trimming to do. */
     leaftl_group_t group = view(g);
     for (uint32_t s = 0; s < count; ++s) {
-      lea.learned_segments[s] = segment_of(&lea.learned[s], base);
+      lea.learned_segments[s] = leaftl_segment_of(&lea.learned[s], base);
     }
     leaftl_group_add_level_below(&group, lea.learned_segments, count);
     store(g, &group);
@@ -476,7 +469,7 @@ static void learn_points(uint32_t g, uint32_t mapped) {
   uint32_t point = 0;
   for (uint32_t s = 0; s < count; ++s) {
     const plr_segment_t *learned = &lea.learned[s];
-    leaftl_segment_t segment = segment_of(learned, base);
+    leaftl_segment_t segment = leaftl_segment_of(learned, base);
     for (uint32_t i = 0; i < learned->points; ++i) {
       lea.offsets[i] = (uint8_t)(lea.xs[point + i] - base);
     }
@@ -689,7 +682,7 @@ static void complete_partial(uint32_t g, const uint32_t *entries) {
       leaftl_group_compact(&group);
     }
     for (uint32_t s = 0; s < count; ++s) {
-      lea.learned_segments[s] = segment_of(&lea.learned[s], base);
+      lea.learned_segments[s] = leaftl_segment_of(&lea.learned[s], base);
     }
     leaftl_group_add_level_below(&group, lea.learned_segments, count);
     store(g, &group);

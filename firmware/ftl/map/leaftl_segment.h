@@ -21,9 +21,9 @@ typedef struct leaftl_segment {
   uint32_t intercept;
 } leaftl_segment_t;
 
-/* The segment PLR learned (within one group, as plr_learn makes them). */
-static inline leaftl_segment_t leaftl_segment_of(const plr_segment_t *learned) {
-  leaftl_segment_t segment = {(uint8_t)(learned->first_x % LEAFTL_GROUP_LPNS),
+/* The segment PLR learned within the group whose first LPN is `base` (as plr_learn makes them). */
+static inline leaftl_segment_t leaftl_segment_of(const plr_segment_t *learned, uint32_t base) {
+  leaftl_segment_t segment = {(uint8_t)(learned->first_x - base),
                               (uint8_t)(learned->last_x - learned->first_x), learned->slope,
                               learned->intercept};
   return segment;

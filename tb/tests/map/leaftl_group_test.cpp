@@ -42,7 +42,7 @@ struct Harness {
                                      LEAFTL_GROUP_LPNS, learned.data());
     uint32_t point = 0;
     for (uint32_t s = 0; s < count; ++s) {
-      const leaftl_segment_t segment = leaftl_segment_of(&learned[s]);
+      const leaftl_segment_t segment = leaftl_segment_of(&learned[s], 0);
       std::vector<uint8_t> offsets;
       for (uint32_t i = 0; i < learned[s].points; ++i) {
         offsets.push_back(static_cast<uint8_t>(x[point + i]));
@@ -192,6 +192,48 @@ TEST(LeaftlGroup, FigureThirteenLevels) {
   EXPECT_EQ(harness.group.count, 2u) << "compaction removes the old [0, 63]";
   EXPECT_EQ(harness.group.level_count, 1u);
   harness.check("T4");
+}
+
+// A partial group completed from its TP: the older mappings of the offsets no segment has go in
+// as one level under the others; lookups still find every offset's last write, before and after
+// more writes and a compaction.
+TEST(LeaftlGroup, OlderMappingsGoUnderTheOthersAsALevelBelow) {
+  for (uint32_t gamma : {0u, 4u}) {
+    Harness harness(gamma);
+    std::mt19937 rng(17 + gamma);
+    uint32_t next_vpn = 0;
+    std::vector<uint32_t> x, y;
+    for (int batch = 0; batch < 6; ++batch) {
+      random_batch(rng, next_vpn, x, y);
+      harness.write(x, y);
+    }
+    // The TP's entries for the offsets the segments lack, in a random VPN order (GC moved them).
+    std::vector<uint32_t> older_x, older_y;
+    for (uint32_t offset = 0; offset < LEAFTL_GROUP_LPNS; ++offset) {
+      if (harness.reference.count(offset) == 0 && offset % 3 != 0) {
+        older_x.push_back(offset);
+        older_y.push_back(500000 + (offset * 7919u) % 1000u);
+      }
+    }
+    std::vector<plr_segment_t> learned(older_x.size());
+    const uint32_t count = plr_learn(older_x.data(), older_y.data(),
+                                     static_cast<uint32_t>(older_x.size()), 0, LEAFTL_GROUP_LPNS,
+                                     learned.data());
+    std::vector<leaftl_segment_t> below;
+    for (uint32_t s = 0; s < count; ++s) below.push_back(leaftl_segment_of(&learned[s], 0));
+    const uint32_t levels = harness.group.level_count;
+    leaftl_group_add_level_below(&harness.group, below.data(), count);
+    EXPECT_EQ(harness.group.level_count, levels + 1u) << "gamma " << gamma;
+    for (size_t i = 0; i < older_x.size(); ++i) harness.reference[older_x[i]] = older_y[i];
+    harness.check("completed, gamma " + std::to_string(gamma));
+    for (int batch = 0; batch < 4; ++batch) {
+      random_batch(rng, next_vpn, x, y);
+      harness.write(x, y);
+      harness.check("written over, gamma " + std::to_string(gamma));
+    }
+    leaftl_group_compact(&harness.group);
+    harness.check("compacted, gamma " + std::to_string(gamma));
+  }
 }
 
 }  // namespace

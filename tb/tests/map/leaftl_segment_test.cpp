@@ -53,7 +53,7 @@ TEST(LeaftlSegment, CoversExactlyTheLearnedLpnsAndPredictsAsPlr) {
       }
       next = 0;
       for (size_t k = 0; k < learned.size(); ++k) {
-        const leaftl_segment_t segment = leaftl_segment_of(&learned[k]);
+        const leaftl_segment_t segment = leaftl_segment_of(&learned[k], 512);
         EXPECT_EQ(leaftl_segment_accurate(&segment), plr_accurate(&learned[k]));
         for (size_t i = next; i < next + learned[k].points; ++i) {
           EXPECT_EQ(leaftl_segment_predict(&segment, x[i] % 256), plr_predict(&learned[k], x[i]));
