@@ -4,7 +4,7 @@
 
     /usr/bin/python3 tools/reproduce_leaftl.py [--jobs 2] [--out results/reproduce/leaftl]
         [--profiles leaftl_hm,...] [--gammas 0,1,4,16] [--scale 1] [--memory 4MiB]
-        [--no-fig16b] [--quick] [--resume]
+        [--no-fig16b] [--real-traces] [--quick] [--resume]
 
 Runs each of the seven LeaFTL profiles (README "LeaFTL profiles": MSR hm_0, prn_0, prxy_0,
 src2_0, usr_0, FIU homes and mail) with `firmware.scheme: leaftl` at error bound gamma 0, 1, 4
@@ -47,6 +47,17 @@ Scale (every factor is in summary.json "scale"): footprints are the profiles' ti
 20 % over-provisioning (Table 1) but 8 GiB, not 2 TB; the write buffer (256 pages, the paper's
 learning batch) is sorted when 90 % full (`ftl.fsp.policy: sorted`, `flush_watermark: 90`; the
 Figure 16b runs too, for every scheme).
+
+--real-traces also replays the two DiskSim traces of ../shared/traces (tpcc-small.trace and
+ssdsim-example.ascii) as reproduce_rl_fsp.py replays them: folded onto the device, whole (--quick
+too: a second or two each), at their own timestamps (the SSDsim example's a thousand times
+faster). Each with `firmware.scheme: leaftl` at each gamma of --gammas on the profile runs' device
+and settings (gamma 0 with `ftl.leaftl.account_sftl`), in one phase, the trace once: no warm-up
+and no precondition, so the table is taken at the end only, and the misprediction ratio and levels
+searched are over the whole trace (reads of LPNs not yet written predict nothing). summary.json
+"traces" holds per trace and gamma the figures of "results" (after_warmup and warmup_commands
+None; a failed run as failed, with its log), summary.md their own table; the paper's claims and
+the figures stay the profiles' alone, and Figure 16b is not run for the traces.
 
 --resume keeps finished runs whose scenario is unchanged; summary.md's wall time then says how
 many were kept (their time is from when they ran).
@@ -106,6 +117,10 @@ CPU_HZ = 800e6
 WARMUP, MEASURED = "warmup", "measure"
 QUICK = {"profiles": ["leaftl_hm", "leaftl_prxy"], "gammas": [0, 16],
          "warmup_requests": 4000, "measure_requests": 2000}
+# --real-traces: the two DiskSim traces of ../shared/traces (ssdvp_results.TRACES), whole (no
+# request limit, --quick too: each takes a second or two). One phase, the trace once, named as the profiles' measured
+# phase; no precondition, so reads of LPNs the trace has not written yet find no mapping.
+TRACES = ssdvp_results.TRACES
 # Figure 16b: one memory of M bytes holds the mapping table and the data cache, the table at
 # most 80 % of it. M is the paper's DRAM per byte of device (1 GiB for 2 TiB) times our device.
 PAPER_MEMORY_RATIO = 1 / 2048
@@ -149,6 +164,22 @@ def scenario(name, profile, gamma, scale, quick, scheme="leaftl"):
             found["bytes"] = f"{phase_bytes(profile, scale, writes)}B"
         return found
 
+    return device_scenario(name, gamma, scheme, [
+        phase(WARMUP, WARMUP_WRITES, QUICK["warmup_requests"]),
+        phase(MEASURED, MEASURE_WRITES, QUICK["measure_requests"])])
+
+
+def trace_scenario(name, trace, gamma, requests=None):
+    """A real trace's run: the profile runs' device and settings, one phase (MEASURED) replaying
+    TRACES[trace] once, whole unless `requests` limits it."""
+    phase = {"name": MEASURED, "streams": [dict(TRACES[trace], name=trace)]}
+    if requests:
+        phase["requests"] = requests
+    return device_scenario(name, gamma, "leaftl", [phase])
+
+
+def device_scenario(name, gamma, scheme, phases):
+    """The device, firmware and host settings every run shares, with the workload's phases."""
     found = {
         "name": name, "seed": 1,
         "cpu": {"clock": CPU_CLOCK},
@@ -162,9 +193,7 @@ def scenario(name, profile, gamma, scale, quick, scheme="leaftl"):
                 # SFTL's run heads are kept exactly only at gamma 0 (the platform refuses more).
                 "leaftl": {"gamma": gamma, "account_sftl": gamma == 0}},
         "host": {"oracle": True, "stats_interval": "0s"},
-        "workload": {"phases": [
-            phase(WARMUP, WARMUP_WRITES, QUICK["warmup_requests"]),
-            phase(MEASURED, MEASURE_WRITES, QUICK["measure_requests"])]},
+        "workload": {"phases": phases},
     }
     if scheme != "leaftl":
         del found["ftl"]["leaftl"]
@@ -180,6 +209,13 @@ def points(profiles, gammas, scale, quick):
             found.append({"profile": profile, "gamma": gamma, "name": name,
                           "scenario": scenario(name, profile, gamma, scale, quick)})
     return sorted(found, key=lambda p: (-footprint_bytes(p["profile"], scale), p["gamma"]))
+
+
+def trace_points(traces, gammas, requests=None):
+    """Every real trace's run (kind "trace"), per trace the smallest gamma first."""
+    return [{"kind": "trace", "trace": trace, "gamma": gamma, "name": f"{trace}_g{gamma}",
+             "scenario": trace_scenario(f"{trace}_g{gamma}", trace, gamma, requests)}
+            for trace in traces for gamma in sorted(gammas)]
 
 
 run_point = ssdvp_results.run_point
@@ -224,17 +260,19 @@ def clock_hz(text):
     return float(text)
 
 
-def figures_of(run):
+def figures_of(run, warmup=WARMUP):
     """A run's figures: the table after the warm-up and at the end, the measured phase's
-    predictions, lookups and latency, the whole run's learning and lookup costs."""
+    predictions, lookups and latency, the whole run's learning and lookup costs. `warmup` None:
+    a run of one phase (a real trace's), MEASURED; no table after a warm-up (None)."""
     stats = run.stats
     outcome = stats["outcome"]["outcome"]
     if outcome != "workload_done":
         raise RuntimeError(f"{run.path}: outcome {outcome}: {stats['outcome'].get('message')}")
-    warm, measured, whole = run.ftl_phase(WARMUP), run.ftl_phase(MEASURED), run.ftl()["run"]
+    measured, whole = run.ftl_phase(MEASURED), run.ftl()["run"]
     hz = clock_hz(lookup(stats, "config.cpu.clock") or CPU_CLOCK)
     host = next(h for h in stats["host"]["phases"] if h["name"] == MEASURED)
-    warm_host = next(h for h in stats["host"]["phases"] if h["name"] == WARMUP)
+    warm_host = (None if warmup is None else
+                 next(h for h in stats["host"]["phases"] if h["name"] == warmup))
     read = host["ops"]["read"]
     counts = lookup(measured, "leaftl.levels_searched.counts") or []
     learned = lookup(whole, "leaftl.lpns_learned")
@@ -247,7 +285,7 @@ def figures_of(run):
     end = tables(whole)
     return {
         "outcome": outcome,
-        "after_warmup": tables(warm),
+        "after_warmup": None if warmup is None else tables(run.ftl_phase(warmup)),
         "end": end,
         "ratio_dftl": ratio(end["bytes_dftl"], end["bytes_paper"]),
         "ratio_sftl": ratio(end["bytes_sftl"], end["bytes_paper"]),
@@ -273,7 +311,7 @@ def figures_of(run):
         "update_oob_reads_run": lookup(whole, "map.update_oob_reads"),
         "read_latency_us": read["latency_ns"]["mean"] / 1000 if read["commands"] else None,
         "read_commands": read["commands"],
-        "warmup_commands": warm_host["commands"],
+        "warmup_commands": None if warm_host is None else warm_host["commands"],
         "measure_commands": host["commands"],
         # Whole run (learning is mostly in the warm-up).
         "learn_cycles_per_256": None if learn is None else learn * 256,
@@ -750,7 +788,9 @@ def markdown(summary):
              wall_line(summary), "",
              "## The paper's claims beside ours", "",
              "Table sizes at the end of the run; ratios averaged per trace as the paper's; "
-             "n/a: not run or not reported.", "",
+             "n/a: not run or not reported."
+             + (" From the profiles' runs alone: the real traces are in their own table (Real "
+                "traces)." if summary.get("traces") is not None else ""), "",
              "| claim | paper | ours |", "|---|---|---|"]
     lines += [f"| {claim} | {paper} | {ours} |" for claim, paper, ours in summary["claims"]]
     if summary["not_run"]:
@@ -776,7 +816,47 @@ def markdown(summary):
             f"{fmt(r['learn_cycles_per_256'], ',.0f')} ({fmt(r['plr_cycles_per_256'], ',.0f')})"
             f" | {fmt(r['lookup_cycles'], ',.0f')} | {fmt(r['update_oob_reads'], ',')} | "
             f"{fmt(r['read_latency_us'], '.0f')} |")
+    if summary.get("traces") is not None:
+        lines += [""] + traces_markdown(summary["traces"])
     return "\n".join(lines) + "\n"
+
+
+def traces_markdown(traces):
+    """summary.md's rows of the real traces (--real-traces), failed runs with their log."""
+    lines = ["## Real traces", "",
+             "The traces of ../shared/traces, each replayed once, whole, in one phase (no "
+             "warm-up: the table is at the end only), folded onto the device, on the profile "
+             "runs' device and settings. Bytes at the end; SFTL n/a above gamma 0 (as above). "
+             "Mispredictions and levels: the host lookups' over the whole trace (gamma 0 "
+             "predicts nothing); reads of LPNs not yet written find no mapping and predict "
+             "nothing.", "",
+             "| trace | gamma | commands (reads) | mapped LPNs | LeaFTL paper | LeaFTL ours | SFTL "
+             "| DFTL | DFTL/LeaFTL | SFTL/LeaFTL | DFTL/ours | segments (approx., single) | CRB B "
+             "| predictions | mispred. | mean levels | learn cyc/256 (PLR) | lookup cyc | "
+             "update OOB reads | read lat. us | wall s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+             "---|"]
+    for r in traces:
+        if r.get("failed"):
+            lines.append(f"| {r['trace']} | {r['gamma']} | FAILED: {r['error']} "
+                         f"({r.get('log') or 'no log'}) |" + " |" * 18)
+            continue
+        e = r["end"]
+        lines.append(
+            f"| {r['trace']} | {r['gamma']} | {fmt(r['measure_commands'], ',')} "
+            f"({fmt(r['read_commands'], ',')}) | {fmt(r['mapped_lpns'], ',')} | "
+            f"{fmt(e['bytes_paper'], ',')} | {fmt(e['bytes_ours'], ',')} | "
+            f"{fmt(e['bytes_sftl'], ',')} | {fmt(e['bytes_dftl'], ',')} | "
+            f"{fmt(r['ratio_dftl'], '.1f')} | {fmt(r['ratio_sftl'], '.2f')} | "
+            f"{fmt(r['ratio_dftl_ours'], '.2f')} | "
+            f"{fmt(r['segments'], ',')} ({fmt(r['approximate_segments'], ',')}, "
+            f"{fmt(r['single_point_segments'], ',')}) | {fmt(r['crb_bytes'], ',')} | "
+            f"{fmt(r['predictions'], ',')} | {pct(r['misprediction_ratio'])} | "
+            f"{fmt(r['mean_levels'], '.2f')} | "
+            f"{fmt(r['learn_cycles_per_256'], ',.0f')} ({fmt(r['plr_cycles_per_256'], ',.0f')})"
+            f" | {fmt(r['lookup_cycles'], ',.0f')} | {fmt(r['update_oob_reads'], ',')} | "
+            f"{fmt(r['read_latency_us'], '.0f')} | {fmt(r.get('wall_seconds'), '.1f')} |")
+    return lines + [""]
 
 
 def wall_line(summary):
@@ -834,9 +914,9 @@ def parse_list(text, allowed, what, parser):
     return [known[n.lower()] for n in names]
 
 
-def scale_block(profiles, scale, quick, memory_bytes=None):
+def scale_block(profiles, scale, quick, memory_bytes=None, traces=None):
     device = device_bytes()
-    return {
+    found = {
         "footprint_scale": scale,
         "footprint_bytes": {p: footprint_bytes(p, scale) for p in profiles},
         "phases": ("quick: fixed request counts" if quick else
@@ -870,6 +950,12 @@ def scale_block(profiles, scale, quick, memory_bytes=None):
         "fig16b_table_share_max": TABLE_SHARE_MAX,
         "fig16b_leaftl_batch_pages": LEAFTL_BATCH_PAGES,
     }
+    if traces is not None:
+        # --real-traces: each trace's stream as replayed, once, whole, in one phase.
+        found["traces"] = {name: dict(stream, name=name) for name, stream in traces.items()}
+        found["trace_phases"] = (f"one phase ({MEASURED}), the trace once, whole; no warm-up "
+                                 "or precondition")
+    return found
 
 
 NOT_RUN_FIG16B = (
@@ -897,13 +983,17 @@ def main(argv=None):
                         help=f"smoke run: {', '.join(QUICK['profiles'])}, gamma "
                              f"{' and '.join(map(str, QUICK['gammas']))}, "
                              f"{QUICK['warmup_requests']} + {QUICK['measure_requests']} requests"
-                             f" (and their Figure 16b runs)")
+                             f" (and their Figure 16b runs; the real traces stay whole)")
     parser.add_argument("--memory", default=None,
                         help="Figure 16b's memory M for table and data cache, e.g. 4MiB (default: "
                              "the paper's 1 GiB per 2 TiB of device, 4 MiB for our 8 GiB)")
     parser.add_argument("--no-fig16b", action="store_true",
                         help="skip Figure 16b's runs (SFTL's and DFTL's table runs and the "
                              "shared-memory runs)")
+    parser.add_argument("--real-traces", action="store_true",
+                        help="also replay the two traces of ../shared/traces ("
+                             + ", ".join(TRACES) + ") at each gamma, one phase each, whole "
+                             "(--quick too), folded onto the device (no Figure 16b)")
     args = parser.parse_args(argv)
     profiles = parse_list(args.profiles, list(PROFILES), "profile", parser)
     try:
@@ -941,18 +1031,23 @@ def main(argv=None):
     results, fig16b_results, todo = run_all(args, out, profiles, gammas, fig16b, memory)
     order = list(PROFILES)
     results.sort(key=lambda r: (order.index(r["profile"]), r["gamma"]))
+    traces = sorted(todo["traces"], key=lambda r: (list(TRACES).index(r["trace"]), r["gamma"]))
     fig16b_results.sort(key=lambda r: (order.index(r["profile"]),
                                        FIG16B_SCHEMES.index(r["scheme"])))
     runs = todo["runs"]
     summary = {
         "paper": "LeaFTL: a learning-based flash translation layer (J. Sun et al., ASPLOS 2023)",
-        "scale": scale_block(profiles, args.scale, args.quick, memory if fig16b else None),
+        "scale": scale_block(profiles, args.scale, args.quick, memory if fig16b else None,
+                             TRACES if args.real_traces else None),
         "jobs": args.jobs,
         "wall_seconds": round(time.time() - started, 1),
         "runs_wall_seconds": round(sum(runs.values()), 1),
         "runs": len(runs), "reused_runs": todo["reused"],
         "not_run": not_run,
         "results": results,
+        # --real-traces: per trace and gamma the figures of `results` (one phase: no table
+        # after a warm-up); None without it. The claims and figures are the profiles' alone.
+        "traces": traces if args.real_traces else None,
         "figure_16b": None if not fig16b else {
             "memory_bytes": memory, "memory_source": memory_source,
             "memory_per_device_byte": memory / device_bytes(),
@@ -975,15 +1070,20 @@ def run_all(args, out, profiles, gammas, fig16b, memory):
     """Runs every point, --jobs at a time: the LeaFTL runs and (with `fig16b`) SFTL's and DFTL's
     table runs first, then each profile's Figure 16b runs as soon as its three tables are known.
     A LeaFTL run that fails stops everything (--resume goes on from there); a Figure 16b run or
-    table run that fails is recorded as a failed point with its log. Answers the LeaFTL results,
-    the Figure 16b records, and {"runs": name -> wall seconds, "reused": runs kept by --resume,
-    "tables": pass-1 tables}."""
+    table run that fails is recorded as a failed point with its log. With args.real_traces,
+    the real traces' runs (trace_points, after the rest: a second or two each), a failure
+    recorded as a Figure 16b one. Answers the LeaFTL results, the Figure 16b records, and
+    {"runs": name -> wall seconds, "reused": runs kept by --resume, "tables": pass-1 tables,
+    "traces": the real traces' results, [] without args.real_traces}."""
     todo = points(profiles, gammas, args.scale, args.quick)
     if fig16b:
         todo += [table_point(p, s, args.scale, args.quick) for p in profiles
                  for s in FIG16B_SCHEMES[1:]]
         todo.sort(key=lambda p: -footprint_bytes(p["profile"], args.scale))
+    if getattr(args, "real_traces", False):
+        todo += trace_points(TRACES, gammas)
     results, fig16b_results, runs, tables, started16b = [], [], {}, {}, set()
+    trace_results = []
     reused = finished = 0
     pending = {}
     total = len(todo) + (len(profiles) * len(FIG16B_SCHEMES) if fig16b else 0)
@@ -1048,6 +1148,17 @@ def run_all(args, out, profiles, gammas, fig16b, memory):
                             tables[(point["profile"], "leaftl")] = table_of(run, "leaftl")
                             start_fig16b(pool, point["profile"])
                         continue
+                    if kind == "trace":
+                        record = trace_result(point, future, runs, failed_point)
+                        trace_results.append(record)
+                        print(f"{point['name']}: " + (
+                            f"FAILED: {record['error']}" if record.get("failed") else
+                            f"table {record['end']['bytes_paper']} B (ours "
+                            f"{fmt(record['end']['bytes_ours'], ',')} B, DFTL "
+                            f"{times(record['ratio_dftl'])}, SFTL {times(record['ratio_sftl'])}),"
+                            f" mispredictions {pct(record['misprediction_ratio'])} in "
+                            f"{record['wall_seconds']:.0f} s") + counted, flush=True)
+                        continue
                     try:
                         _, directory, seconds = future.result()
                         runs[point["name"]] = seconds
@@ -1081,7 +1192,22 @@ def run_all(args, out, profiles, gammas, fig16b, memory):
             pool.shutdown(cancel_futures=True)  # stop at the first failure; --resume goes on
             raise
     tables_out = [{"profile": p, **{k: v for k, v in t.items()}} for (p, _), t in tables.items()]
-    return results, fig16b_results, {"runs": runs, "reused": reused, "tables": tables_out}
+    return results, fig16b_results, {"runs": runs, "reused": reused, "tables": tables_out,
+                                     "traces": trace_results}
+
+
+def trace_result(point, future, runs, failed_point):
+    """A real trace's run: figures_of its one phase with the trace and gamma, or, when it
+    failed, the point marked failed with its log (failed_point)."""
+    try:
+        _, directory, seconds = future.result()
+        runs[point["name"]] = seconds
+        figures = figures_of(ssdvp_results.load_run(directory), warmup=None)
+    except Exception as error:  # noqa: BLE001 (recorded and reported)
+        return failed_point(point, error)
+    figures.update({"trace": point["trace"], "gamma": point["gamma"],
+                    "wall_seconds": round(seconds, 1)})
+    return figures
 
 
 if __name__ == "__main__":

@@ -47,15 +47,8 @@ POLICIES = {
 # Table II's request counts: a run issues them times the scale, as its footprint is scaled.
 PROFILES = {"stg0": 2030915, "ts0": 1801734, "src1_2": 1907773, "hm0": 3993316,
             "ali188": 6198540, "ali112": 3116126, "ali735": 963179, "ali121": 18565868}
-# The sample traces replayed as scenarios/tpcc_ftl.yaml and ssdsim_trace_ftl.yaml replay them;
-# folded onto the device, whole (no request limit).
-TRACES_DIR = ROOT.parent / "shared" / "traces"
-TRACES = {
-    "tpcc": {"trace": str(TRACES_DIR / "tpcc-small.trace"), "format": "disksim",
-             "follow_timestamps": True, "queue_depth": 64, "fold": True},
-    "ssdsim": {"trace": str(TRACES_DIR / "ssdsim-example.ascii"), "format": "disksim",
-               "follow_timestamps": True, "time_scale": 0.001, "queue_depth": 64, "fold": True},
-}
+# --real-traces: the sample traces of ../shared/traces, whole (no request limit).
+TRACES = ssdvp_results.TRACES
 CACHES_MIB = [2, 8, 32]
 PAGE_BYTES = 8192
 # Table I scaled in blocks (4096 -> 128 per plane) and pages per block (1024 -> 64): a stripe

@@ -23,6 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+# The two DiskSim sample traces of ../shared/traces, as the reproduction scripts replay them
+# (like scenarios/tpcc_ftl.yaml and ssdsim_trace_ftl.yaml): folded onto the device, whole, at
+# their own timestamps (the SSDsim example's a thousand times faster).
+TRACES_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "traces"
+TRACES = {
+    "tpcc": {"trace": str(TRACES_DIR / "tpcc-small.trace"), "format": "disksim",
+             "follow_timestamps": True, "queue_depth": 64, "fold": True},
+    "ssdsim": {"trace": str(TRACES_DIR / "ssdsim-example.ascii"), "format": "disksim",
+               "follow_timestamps": True, "time_scale": 0.001, "queue_depth": 64, "fold": True},
+}
+
 STATS = "stats.json"
 LATENCY = "latency.csv"
 TIMESERIES = "timeseries.csv"

@@ -47,6 +47,29 @@ def make_run(outcome="workload_done", sftl_end=3000):
     return ssdvp_results.Run(Path("fake"), stats, [], [], [], [], [])
 
 
+def make_trace_run(outcome="workload_done"):
+    """A real trace's run: one phase, "measure"."""
+    measure = {"name": "measure", "leaftl": leaftl(1000, 4000, None, 16000),
+               "scheme": {"predictions": 40, "mispredictions": 10},
+               "map": {"update_oob_reads": 3}}
+    stats = {"outcome": {"outcome": outcome, "message": "m"},
+             "config": {"cpu": {"clock": "800MHz"}},
+             "host": {"phases": [
+                 {"name": "measure", "commands": 7000,
+                  "ops": {"read": {"commands": 4000, "latency_ns": {"mean": 1_000_000}}}}]},
+             "ftl": {"phases": [measure], "run": {**measure, "name": None}}}
+    return ssdvp_results.Run(Path("fake"), stats, [], [], [], [], [])
+
+
+def trace_result(trace, gamma, failed=False):
+    if failed:
+        return {"trace": trace, "gamma": gamma, "name": f"{trace}_g{gamma}", "failed": True,
+                "error": "outcome fault: m", "log": "/x/ssdsim.log"}
+    found = lea.figures_of(make_trace_run(), warmup=None)
+    found.update({"trace": trace, "gamma": gamma, "wall_seconds": 1.2})
+    return found
+
+
 def result(profile, gamma, paper, sftl, dftl, mispredictions=0.05, ours=None):
     counts = [0, 95, 4, 1] + [0] * 12
     return {"profile": profile, "gamma": gamma, "cpu_hz": 800e6,
@@ -432,6 +455,98 @@ class Figure16bTest(unittest.TestCase):
                          "then: this invocation took 2 s.")
 
 
+class RealTracesTest(unittest.TestCase):
+    def test_trace_runs_replay_each_trace_once_on_the_profile_runs_device(self):
+        points = lea.trace_points(lea.TRACES, [16, 0])
+        self.assertEqual([(p["trace"], p["gamma"], p["name"]) for p in points],
+                         [("tpcc", 0, "tpcc_g0"), ("tpcc", 16, "tpcc_g16"),
+                          ("ssdsim", 0, "ssdsim_g0"), ("ssdsim", 16, "ssdsim_g16")])
+        self.assertTrue(all(p["kind"] == "trace" for p in points))
+        s = points[0]["scenario"]
+        self.assertEqual(s["name"], "tpcc_g0")
+        self.assertEqual(s["ftl"]["leaftl"], {"gamma": 0, "account_sftl": True})
+        self.assertEqual(points[1]["scenario"]["ftl"]["leaftl"],
+                         {"gamma": 16, "account_sftl": False})
+        # The profile runs' device and settings; only the name and the workload differ.
+        profile = lea.scenario("tpcc_g0", "leaftl_prxy", 0, 1.0, False)
+        self.assertEqual({k: v for k, v in s.items() if k != "workload"},
+                         {k: v for k, v in profile.items() if k != "workload"})
+        # One phase, named as the profiles' measured one: the trace once, whole.
+        (phase,) = s["workload"]["phases"]
+        self.assertEqual(phase["name"], lea.MEASURED)
+        self.assertNotIn("requests", phase)
+        self.assertNotIn("bytes", phase)
+        (stream,) = phase["streams"]
+        self.assertEqual(stream["name"], "tpcc")
+        self.assertTrue(stream["trace"].endswith("shared/traces/tpcc-small.trace"))
+        self.assertEqual((stream["format"], stream["fold"], stream["follow_timestamps"]),
+                         ("disksim", True, True))
+        ssdsim = points[2]["scenario"]["workload"]["phases"][0]["streams"][0]
+        self.assertEqual(ssdsim["time_scale"], 0.001)
+        self.assertTrue(ssdsim["trace"].endswith("shared/traces/ssdsim-example.ascii"))
+        # A request limit cuts the trace.
+        cut = lea.trace_points(["ssdsim"], [0], requests=500)[0]["scenario"]
+        self.assertEqual(cut["workload"]["phases"][0]["requests"], 500)
+
+    def test_the_traces_exist(self):
+        for stream in lea.TRACES.values():
+            self.assertTrue(Path(stream["trace"]).is_file(), stream["trace"])
+
+    def test_figures_of_a_one_phase_run(self):
+        f = lea.figures_of(make_trace_run(), warmup=None)
+        self.assertIsNone(f["after_warmup"])
+        self.assertIsNone(f["warmup_commands"])
+        self.assertEqual(f["measure_commands"], 7000)
+        self.assertEqual(f["end"]["bytes_paper"], 1000)
+        self.assertIsNone(f["ratio_sftl"])
+        self.assertAlmostEqual(f["ratio_dftl"], 16.0)
+        self.assertAlmostEqual(f["misprediction_ratio"], 0.25)
+        self.assertAlmostEqual(f["read_latency_us"], 1000)
+        self.assertEqual(f["read_commands"], 4000)
+        # The profiles' two-phase reading needs the warm-up phase.
+        with self.assertRaises(Exception):
+            lea.figures_of(make_trace_run())
+        with self.assertRaisesRegex(RuntimeError, "outcome fault"):
+            lea.figures_of(make_trace_run(outcome="fault"), warmup=None)
+
+    def test_summary_md_has_the_traces_rows_and_the_claims_stay_the_profiles(self):
+        results = [result("leaftl_hm", 0, 1000, 3000, 10000)]
+        traces = [trace_result("tpcc", 0), trace_result("ssdsim", 0, failed=True)]
+        summary = {"scale": {}, "wall_seconds": 1, "runs_wall_seconds": 2, "jobs": 1,
+                   "results": [], "traces": traces, "claims": lea.claims(results),
+                   "not_run": {}}
+        markdown = lea.markdown(summary)
+        self.assertIn("## Real traces", markdown)
+        self.assertIn("From the profiles' runs alone", markdown)
+        row = next(line for line in markdown.splitlines() if line.startswith("| tpcc | 0 |"))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        header = next(line for line in markdown.splitlines() if line.startswith("| trace |"))
+        self.assertEqual(len(cells), len(header.strip("|").split("|")))
+        self.assertEqual(cells[2:8], ["7,000 (4,000)", "2,000", "1,000", "4,000", "n/a",
+                                      "16,000"])
+        self.assertEqual(cells[8:11], ["16.0", "n/a", "4.00"])  # DFTL's, SFTL's / LeaFTL's
+        self.assertEqual(cells[14], "25.0 %")
+        failed = next(line for line in markdown.splitlines() if line.startswith("| ssdsim |"))
+        self.assertIn("FAILED: outcome fault: m (/x/ssdsim.log)", failed)
+        self.assertEqual(failed.count("|"), header.count("|"))
+        # The claims are the profiles' alone: DFTL / LeaFTL is hm's 10x, not tpcc's 16x.
+        claims = {claim: ours for claim, _, ours in summary["claims"]}
+        self.assertEqual(claims["Mapping table, DFTL's / LeaFTL's, gamma 0 (range over the "
+                                "traces)"], "10.0-10.0x")
+        # Without --real-traces: no section, and the claims' note as before.
+        summary["traces"] = None
+        self.assertNotIn("Real traces", lea.markdown(summary))
+        del summary["traces"]
+        self.assertNotIn("Real traces", lea.markdown(summary))
+
+    def test_scale_block_names_the_traces_only_when_replayed(self):
+        self.assertNotIn("traces", lea.scale_block(["leaftl_hm"], 1.0, True))
+        block = lea.scale_block(["leaftl_hm"], 1.0, True, traces=lea.TRACES)
+        self.assertEqual(sorted(block["traces"]), ["ssdsim", "tpcc"])
+        self.assertEqual(block["traces"]["tpcc"]["name"], "tpcc")
+        self.assertIn("one phase", block["trace_phases"])
+
+
 # A stand-in for ssdsim: reads the scenario (JSON), writes a stats.json whose figures follow the
 # scheme and the map budget; LeaFTL stops naming ftl.map_budget below 200,000 B, as the firmware
 # does when its segments do not fit.
@@ -529,6 +644,46 @@ class RunAllTest(unittest.TestCase):
             self.assertEqual(todo["reused"], 5)
             self.assertEqual(todo["runs"]["leaftl_prxy_g0"], 1.5)
             self.assertTrue({r["scheme"]: r for r in again}["leaftl"]["failed"])
+
+    def test_real_traces_run_after_the_profiles_and_a_failure_is_a_point(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            scratch = Path(scratch)
+            # ssdsim fails on the SSDsim example's trace alone.
+            program = FAKE_SSDSIM.replace(
+                "pages = ftl[", "if 'ssdsim-example' in json.dumps(s['workload']):\n"
+                "    print('ftl: trace broke'); sys.exit(3)\npages = ftl[")
+            args = fake_run_args(scratch, program, jobs=1)
+            args.real_traces = True
+            with contextlib.redirect_stdout(io.StringIO()) as printed:
+                results, fig16b, todo = lea.run_all(args, scratch, ["leaftl_prxy"], [0, 16],
+                                                    False, 4 * MIB)
+            self.assertEqual([(r["profile"], r["gamma"]) for r in results],
+                             [("leaftl_prxy", 0), ("leaftl_prxy", 16)])
+            self.assertEqual(fig16b, [])
+            self.assertEqual(sorted(todo["runs"]), ["leaftl_prxy_g0", "leaftl_prxy_g16",
+                                                    "tpcc_g0", "tpcc_g16"])
+            found = {(r["trace"], r["gamma"]): r for r in todo["traces"]}
+            self.assertEqual(sorted(found), [("ssdsim", 0), ("ssdsim", 16), ("tpcc", 0),
+                                             ("tpcc", 16)])
+            tpcc = found[("tpcc", 16)]
+            self.assertFalse(tpcc.get("failed"))
+            self.assertIsNone(tpcc["after_warmup"])
+            self.assertEqual(tpcc["end"]["bytes_paper"], 1000)
+            self.assertGreater(tpcc["wall_seconds"], 0)
+            ssdsim = found[("ssdsim", 0)]
+            self.assertTrue(ssdsim["failed"])
+            self.assertEqual(ssdsim["error"], "ftl: trace broke")
+            self.assertTrue(Path(ssdsim["log"]).exists())
+            self.assertIn("ssdsim_g0: FAILED: ftl: trace broke (5/6)", printed.getvalue())
+            scenario = json.loads((scratch / "runs" / "tpcc_g16" / "scenario.yaml").read_text())
+            self.assertEqual([p["name"] for p in scenario["workload"]["phases"]], ["measure"])
+            self.assertEqual(scenario["ftl"]["leaftl"]["gamma"], 16)
+            # Without real_traces (an older caller's arguments): no trace run.
+            del args.real_traces
+            with contextlib.redirect_stdout(io.StringIO()):
+                _, _, todo = lea.run_all(args, scratch, ["leaftl_prxy"], [0], False, 4 * MIB)
+            self.assertEqual(todo["traces"], [])
+            self.assertEqual(sorted(todo["runs"]), ["leaftl_prxy_g0"])
 
     def test_a_failed_leaftl_run_stops_everything(self):
         with tempfile.TemporaryDirectory() as scratch:
