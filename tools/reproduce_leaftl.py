@@ -549,9 +549,7 @@ def by_point(results):
     return {(r["profile"], r["gamma"]): r for r in results}
 
 
-def mean(values):
-    values = [v for v in values if v is not None]
-    return sum(values) / len(values) if values else None
+mean = ssdvp_results.mean
 
 
 def span(values):

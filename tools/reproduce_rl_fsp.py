@@ -216,9 +216,7 @@ def pairs(results, policy, reference, key, among):
     return found
 
 
-def mean(values):
-    values = list(values)
-    return sum(values) / len(values) if values else None
+mean = ssdvp_results.mean
 
 
 def mean_reduction(results, policy, reference, key, among):

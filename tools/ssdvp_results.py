@@ -265,6 +265,12 @@ def run_point(ssdsim: str | Path, out: Path, point: dict[str, Any],
     return point, directory, run_ssdsim(ssdsim, config, directory, point["name"])
 
 
+def mean(values: Iterable[float | None]) -> float | None:
+    """The mean of the values present (None ones left out), None when there are none."""
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
 def ratio(a: float | None, b: float | None) -> float | None:
     """a / b, None when either is missing or b is zero."""
     return None if a is None or not b else a / b
