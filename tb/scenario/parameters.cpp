@@ -520,8 +520,9 @@ std::vector<Parameter> build_record_registry() {
                      nullptr)),
       in_record(SSDVP_STREAM_FIELD(profile),
                 choice(stream("profile"), host::trace_profile_names(),
-                       "a disk trace of the RL-FSP paper's Table II or of LeaFTL's evaluation "
-                       "(leaftl_*; README, \"Trace profiles\"): sets pattern profile, "
+                       "a disk trace of the RL-FSP paper's Table II, of LeaFTL's evaluation "
+                       "(leaftl_*) or of LearnedFTL's (learnedftl_*; README, \"Trace "
+                       "profiles\"): sets pattern profile, "
                        "read_fraction, sizes, working_set (the trace's footprint times "
                        "footprint_scale), read_hot_share, write_hot_share and write_runs, each "
                        "unless given; none = the keys as given",

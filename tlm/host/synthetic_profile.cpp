@@ -115,6 +115,40 @@ const Weights kLargeMix = {
 const Weights kShortRuns = {{1, 0.50}, {2, 0.20}, {4, 0.15}, {16, 0.15}};  // mean 3.9 writes
 const Weights kMediumRuns = {{1, 0.40}, {4, 0.30}, {16, 0.20}, {64, 0.10}};  // 11.2 writes
 
+// The four traces of LearnedFTL's section 4.5, Table 2 (S. Wang, Z. Lin, S. Wu, H. Jiang, J.
+// Zhang, B. Mao, "LearnedFTL: A Learning-based Page-level FTL for Improving Random Reads in
+// Flash-based SSDs", ../shared/papers/000_*.txt): three SPC WebSearch traces and one Systor '17
+// (VDI) trace. README, "LearnedFTL profiles".
+//   The paper's figures (Table 2): # of I/O, avg. I/O size, Read ratio:
+//     WebSearch1 1,055,235  15.5 KB   100 %       WebSearch3   793,073  15.7 KB   99.96 %
+//     WebSearch2 1,200,964  15.3 KB   99.98 %     Systor17   1,253,423  10.25 KB  61.6 %
+//   and "the four traces all have strong locality", with no figure for it.
+//   ASSUMPTIONS (no figure in the paper; none checked against the traces, which are not here):
+//   - sizes: only the mean is given. Mixes of whole 4 KiB pages up to 64 KiB (the chunk of the
+//     other mixes), KB taken as KiB as MB is for Table II; each mean is within 0.5 KB of the
+//     table's whether KB is 1000 or 1024 bytes:
+//       websearch1 {4K: .225, 8K: .325, 16K: .25, 32K: .15, 64K: .05}  mean 15.5 KiB (15.5 KB)
+//       websearch2 {4K: .275, 8K: .275, 16K: .25, 32K: .15, 64K: .05}  mean 15.3 KiB (15.3 KB)
+//       websearch3 {4K: .175, 8K: .375, 16K: .25, 32K: .15, 64K: .05}  mean 15.7 KiB (15.7 KB)
+//       systor17   {4K: .64, 8K: .16, 16K: .10, 32K: .05, 64K: .05}      mean 10.24 KiB (10.25 KB)
+//   - read skew ("strong locality"): the hottest 10 % of the footprint takes 80 % of the reads
+//     for the WebSearch traces (SPC WebSearch traces are known to be highly skewed), 20 % for
+//     Systor17 (a plain 80/20 skew for a mixed VDI trace).
+//   - footprint: 4096 MiB for each WebSearch trace (the SPC WebSearch volumes address a few GB),
+//     2048 MiB for Systor17; a scenario scales them with footprint_scale (default 1/8).
+//   - writes (none in WebSearch1, 0.02 % and 0.04 % in WebSearch2 and 3, 38.4 % in Systor17):
+//     the stream's defaults, as for Table II of the RL-FSP paper: an 80/20 write skew
+//     (write_hot_share 0.2) and one write a run.
+//   - Int. footprint (hot_read_mib): not given, 0.
+const Weights kWebSearch1Mix = {{4 * kKiB, 0.225}, {8 * kKiB, 0.325}, {16 * kKiB, 0.25},
+                                {32 * kKiB, 0.15},  {64 * kKiB, 0.05}};  // mean 15.5 KiB
+const Weights kWebSearch2Mix = {{4 * kKiB, 0.275}, {8 * kKiB, 0.275}, {16 * kKiB, 0.25},
+                                {32 * kKiB, 0.15},  {64 * kKiB, 0.05}};  // mean 15.3 KiB
+const Weights kWebSearch3Mix = {{4 * kKiB, 0.175}, {8 * kKiB, 0.375}, {16 * kKiB, 0.25},
+                                {32 * kKiB, 0.15},  {64 * kKiB, 0.05}};  // mean 15.7 KiB
+const Weights kSystor17Mix = {{4 * kKiB, 0.64}, {8 * kKiB, 0.16}, {16 * kKiB, 0.10},
+                              {32 * kKiB, 0.05}, {64 * kKiB, 0.05}};  // mean 10.24 KiB
+
 // A trace of Table II. Its footprint is Int. footprint / Int. ratio; the table gives no write
 // skew and no run length, so the stream's defaults stay: an 80/20 write skew, one write a run.
 TraceProfile table_ii(const char* name, uint64_t requests, double read_fraction,
@@ -133,6 +167,16 @@ TraceProfile leaftl(const char* name, double read_fraction, double footprint_mib
                     const Weights& sizes, const char* run_mix, const Weights& write_runs) {
   return {name, 0, read_fraction, 0.0, read_hot_share, footprint_mib, write_hot_share,
           size_mix, sizes, run_mix, write_runs};
+}
+
+// A trace of LearnedFTL's Table 2: its request count and read ratio are the table's, the rest
+// assumed (above); writes keep the stream's defaults.
+TraceProfile learnedftl(const char* name, uint64_t requests, double read_fraction,
+                        double footprint_mib, double read_hot_share, const char* size_mix,
+                        const Weights& sizes) {
+  const StreamConfig defaults;
+  return {name, requests, read_fraction, 0.0, read_hot_share, footprint_mib,
+          defaults.write_hot_share, size_mix, sizes, "none", defaults.write_runs};
 }
 
 }  // namespace
@@ -172,6 +216,16 @@ const std::vector<TraceProfile>& trace_profiles() {
                          kMediumRuns));
     all.push_back(leaftl("leaftl_mail", 0.11, 2048.0, 0.2, 0.05, "small", kSmallMix, "short",
                          kShortRuns));
+    // LearnedFTL's Table 2 (above): request counts and read ratios are the table's; sizes,
+    // footprints and skews are assumptions.
+    all.push_back(learnedftl("learnedftl_websearch1", 1'055'235, 1.0, 4096.0, 0.1,
+                             "websearch1", kWebSearch1Mix));
+    all.push_back(learnedftl("learnedftl_websearch2", 1'200'964, 0.9998, 4096.0, 0.1,
+                             "websearch2", kWebSearch2Mix));
+    all.push_back(learnedftl("learnedftl_websearch3", 793'073, 0.9996, 4096.0, 0.1,
+                             "websearch3", kWebSearch3Mix));
+    all.push_back(learnedftl("learnedftl_systor17", 1'253'423, 0.616, 2048.0, 0.2, "systor17",
+                             kSystor17Mix));
     return all;
   }();
   return profiles;
