@@ -7,7 +7,7 @@
 #include "memory_map.h"
 
 #define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
-#define BOOT_CONFIG_VERSION 10u
+#define BOOT_CONFIG_VERSION 11u
 
 /* Byte offsets of the fields the boot code reads in assembly (checked against the struct). */
 #define BOOT_CONFIG_OFFSET_MAGIC 0
@@ -51,9 +51,10 @@ enum boot_gc_victim {
   BOOT_GC_VICTIM_2R_GREEDY = 1,    /* 2R: greedy first, more of its region to free a stripe */
   BOOT_GC_VICTIM_2R_FIFO = 2,      /* 2R: a FIFO scan with selective merge and second chance */
   BOOT_GC_VICTIM_COST_BENEFIT = 3, /* LFS: the highest age x (1 - u) / u */
-  BOOT_GC_VICTIM_COUNT = 4
+  BOOT_GC_VICTIM_GTD_GROUP = 4,    /* LearnedFTL: a whole GTD-entry group, moved in LPN order */
+  BOOT_GC_VICTIM_COUNT = 5
 };
-#define BOOT_GC_VICTIM_NAMES {"greedy", "2r_greedy", "2r_fifo", "cost_benefit"}
+#define BOOT_GC_VICTIM_NAMES {"greedy", "2r_greedy", "2r_fifo", "cost_benefit", "gtd_group"}
 
 /* Write-buffer grouping (full-sequence-program) policies: ftl.fsp.policy. */
 enum boot_fsp_policy {
@@ -62,9 +63,10 @@ enum boot_fsp_policy {
   BOOT_FSP_DISTANCE = 2,  /* LPNs far apart in one wordline */
   BOOT_FSP_RL = 3,        /* page types by Q-learning */
   BOOT_FSP_SORTED = 4,    /* ascending LPN sweeps (LeaFTL) */
-  BOOT_FSP_COUNT = 5
+  BOOT_FSP_GTD_GROUP = 5, /* each GTD-entry group to its own stream (LearnedFTL) */
+  BOOT_FSP_COUNT = 6
 };
-#define BOOT_FSP_NAMES {"baseline", "frequency", "distance", "rl", "sorted"}
+#define BOOT_FSP_NAMES {"baseline", "frequency", "distance", "rl", "sorted", "gtd_group"}
 
 /* Where a structure lives: ftl.write_buffer.location. */
 enum boot_memory {

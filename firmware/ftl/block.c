@@ -278,10 +278,13 @@ block_stream_t block_stream_add(block_manager_t *blocks, const char *name) {
     return BLOCK_NONE;
   }
   block_stream_state_t *stream = &blocks->streams[blocks->stream_count];
-  int length = fw_snprintf(stream->metric_name, sizeof stream->metric_name, "blocks.%s_groups",
-                           name);
-  if (length < 0 || (uint32_t)length >= sizeof stream->metric_name) {
-    return BLOCK_NONE; /* the gauge's name would be cut */
+  stream->metric_name[0] = '\0';
+  if (name != 0) {
+    int length = fw_snprintf(stream->metric_name, sizeof stream->metric_name,
+                             "blocks.%s_groups", name);
+    if (length < 0 || (uint32_t)length >= sizeof stream->metric_name) {
+      return BLOCK_NONE; /* the gauge's name would be cut */
+    }
   }
   stream->open_stripe = BLOCK_NONE;
   stream->groups = 0;
@@ -452,6 +455,17 @@ static void fill_stripe(block_manager_t *blocks, uint32_t stripe) {
   }
 }
 
+void block_stream_close(block_manager_t *blocks, block_stream_t stream) {
+  uint32_t stripe = blocks->streams[stream].open_stripe;
+  if (stripe == BLOCK_NONE || blocks->stripes[stripe].programmed_pages == 0) {
+    return;
+  }
+  fill_stripe(blocks, stripe);
+  if (blocks->stripes[stripe].unsettled_pages == 0) {
+    victim_replay(blocks, stripe);
+  }
+}
+
 /* The groups a stripe opened now would take: one of every unit that has a free group. */
 static uint32_t units_with_free_group(const block_manager_t *blocks) {
   uint32_t units = 0;
@@ -567,7 +581,9 @@ void block_register_metrics(const block_manager_t *blocks) {
   metrics_distribution32("blocks.utilisation", blocks->utilisation, BLOCK_UTILISATION_BUCKETS,
                          blocks->utilisation_width);
   for (uint32_t s = 0; s < blocks->stream_count; ++s) {
-    metrics_gauge32(blocks->streams[s].metric_name, &blocks->streams[s].groups);
+    if (blocks->streams[s].metric_name[0] != '\0') {
+      metrics_gauge32(blocks->streams[s].metric_name, &blocks->streams[s].groups);
+    }
   }
 }
 

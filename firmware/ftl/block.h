@@ -185,9 +185,16 @@ typedef struct block_manager {
 bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
                 uint32_t alloc_order, uint32_t stream_capacity, arena_t *arena);
 
-/* A new stream named `name` (its gauge: blocks.<name>_groups); BLOCK_NONE when the capacity is
- * reached or the name is too long. */
+/* A new stream named `name` (its gauge: blocks.<name>_groups; NULL: no gauge, for policies that
+ * add many streams and count them themselves); BLOCK_NONE when the capacity is reached or the
+ * name is too long. */
 block_stream_t block_stream_add(block_manager_t *blocks, const char *name);
+
+/* The stream's open stripe takes no more programs: FULL now, its programs not yet allocated
+ * never written, so that GC can collect it with the stream's other stripes (LearnedFTL's group
+ * GC collects a group's every block). Nothing happens when the stream has no open stripe or
+ * its open stripe has no program yet. */
+void block_stream_close(block_manager_t *blocks, block_stream_t stream);
 
 /* Whether alloc_order names each of the four levels exactly once. */
 bool block_order_valid(uint32_t alloc_order);

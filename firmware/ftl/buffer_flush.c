@@ -203,8 +203,9 @@ static __attribute__((noinline)) void program_wordlines(bool force) {
     }
     uint32_t count = select_wordline(&choice);
     /* A slot still filling from the host (or behind an older copy in flight) comes eligible
-     * without a program: the buffer is stuck only when the policy can pick every dirty slot. */
-    buffer_stuck &= count == wb->dirty_count;
+     * without a program: the buffer is stuck only when the policy can pick every dirty slot,
+     * or every one is eligible and the policy picks fewer (gtd_group: one group's). */
+    buffer_stuck &= count == wb->dirty_count || (count != 0 && wb_dirty_all_eligible(wb));
     if (count == 0 || (choice.positions < ftl_core.unit_pages && !force && !buffer_stuck)) {
       return;
     }

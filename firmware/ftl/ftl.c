@@ -4,6 +4,7 @@
 #include "ftl/core.h"
 #include "ftl/fsp/grouping.h"
 #include "ftl/gc.h"
+#include "ftl/gc/gtd_group.h"
 #include "ftl/gc/victim.h"
 #include "ftl/host_pipeline.h"
 #include "ftl/policy.h"
@@ -18,7 +19,8 @@
 #include "lib/metrics.h"
 
 #define HIC_RING_ENTRIES 256u
-/* Placement streams: the three built-in ones and those policies add at boot. */
+/* Placement streams: the three built-in ones and those policies add at boot (beyond one per
+ * GTD-entry group with the gtd_group policies). */
 #define FTL_MAX_STREAMS (BLOCK_BUILTIN_STREAMS + 5u)
 
 ftl_core_t ftl_core;
@@ -157,25 +159,55 @@ void ftl_run(void) {
  * pages than can be valid (one per LPN and per TP), some collectable stripe has an invalid page.
  * Checked at boot, and by GC when host data waits and it finds no stripe to free. */
 static bool spare_stripes_suffice(const char **problem) {
-  static char message[320];
+  static char message[400];
   const block_manager_t *b = &ftl_core.blocks;
   uint32_t reserved = block_max_open_stripes(b) - 1u + ftl_core.boot->ftl_gc_foreground_free;
+  /* Collected whole, GTD-entry groups need no open stripe of their own beyond their share
+   * (ftl/gc/gtd_group.h): their stripes count as full, their LPNs rounded up to stripes. */
+  uint64_t kept_pages = (uint64_t)ftl_core.lpn_count + ftl_core.tp_count;
+  bool whole_groups = ftl.victim_policy == &victim_policy_gtd_group;
+  if (whole_groups && ftl_core.boot->ftl_gc_foreground_free <= gtd_groups.share) {
+    fw_snprintf(message, sizeof message,
+                "ftl.gc.foreground_free (%u stripes) must exceed the %u stripes a GTD-entry "
+                "group's LPNs fill (ftl.gtd_group.tps): collecting a group writes them before it "
+                "erases a stripe, and translation pages may open one meanwhile; raise it, or "
+                "lower ftl.gtd_group.tps",
+                (unsigned)ftl_core.boot->ftl_gc_foreground_free, (unsigned)gtd_groups.share);
+    *problem = message;
+    return false;
+  }
+  if (whole_groups) {
+    reserved -= gtd_groups.count;
+    kept_pages = (uint64_t)gtd_groups.count * gtd_groups.share * b->stripe_pages +
+                 ftl_core.tp_count;
+  }
   uint32_t reserved_groups =
       reserved * b->unit_count + (b->retired_groups != 0 ? b->unit_count - 1u : 0u);
   uint32_t groups = b->group_count - b->retired_groups;
   uint32_t group_pages = b->wordlines * b->pages_per_program;
   uint64_t full_pages =
       groups > reserved_groups ? (uint64_t)(groups - reserved_groups) * group_pages : 0;
-  if (full_pages > (uint64_t)ftl_core.lpn_count + ftl_core.tp_count) {
+  if (full_pages > kept_pages) {
     return true;
   }
-  fw_snprintf(message, sizeof message,
-              "over-provisioning too small for GC: %u stripes, %u open for streams other than the "
-              "host's or in reserve (ftl.gc.foreground_free), %u of %u groups retired as bad, "
-              "leave %u pages for %u LPNs and %u TPs (raise ftl.op or nand.blocks)",
-              (unsigned)b->stripe_count, (unsigned)reserved, (unsigned)b->retired_groups,
-              (unsigned)b->group_count, (unsigned)full_pages, (unsigned)ftl_core.lpn_count,
-              (unsigned)ftl_core.tp_count);
+  if (whole_groups) {
+    fw_snprintf(message, sizeof message,
+                "over-provisioning too small for GC: %u stripes, %u open for streams other than "
+                "the host's or in reserve (ftl.gc.foreground_free), %u of %u groups retired as "
+                "bad, leave %u pages for %u GTD-entry groups of %u whole stripes "
+                "(ftl.gtd_group.tps) and %u TPs (raise ftl.op or nand.blocks)",
+                (unsigned)b->stripe_count, (unsigned)reserved, (unsigned)b->retired_groups,
+                (unsigned)b->group_count, (unsigned)full_pages, (unsigned)gtd_groups.count,
+                (unsigned)gtd_groups.share, (unsigned)ftl_core.tp_count);
+  } else {
+    fw_snprintf(message, sizeof message,
+                "over-provisioning too small for GC: %u stripes, %u open for streams other than "
+                "the host's or in reserve (ftl.gc.foreground_free), %u of %u groups retired as "
+                "bad, leave %u pages for %u LPNs and %u TPs (raise ftl.op or nand.blocks)",
+                (unsigned)b->stripe_count, (unsigned)reserved, (unsigned)b->retired_groups,
+                (unsigned)b->group_count, (unsigned)full_pages, (unsigned)ftl_core.lpn_count,
+                (unsigned)ftl_core.tp_count);
+  }
   *problem = message;
   return false;
 }
@@ -257,9 +289,14 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
                "handles (64)";
     return FTL_INIT_BAD_CONFIG;
   }
+  uint32_t streams = FTL_MAX_STREAMS;
+  if (victim->of.victim == &victim_policy_gtd_group ||
+      grouping->of.grouping == &grouping_policy_gtd_group) {
+    streams += gtd_group_count(boot, ftl_core.lpn_count, ftl_core.entries_per_tp);
+  }
   *problem = "the FTL's structures do not fit";
   bool fits = block_init(&ftl_core.blocks, geometry, boot->ftl_multi_plane != 0,
-                         boot->ftl_alloc_order, FTL_MAX_STREAMS, sram);
+                         boot->ftl_alloc_order, streams, sram);
   ftl_core.unit_pages = ftl_core.blocks.pages_per_program;
   fits &= flash_init(&ftl_core.flash, geometry, &ftl_core.blocks, boot->ftl_flash_ops, sram);
   arena_t *buffer_arena = boot->ftl_write_buffer_location == BOOT_MEMORY_DRAM ? dram : sram;
@@ -277,7 +314,8 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
                              .dram = dram,
                              .blocks = &ftl_core.blocks,
                              .wb = &ftl_core.wb,
-                             .lpn_count = ftl_core.lpn_count};
+                             .lpn_count = ftl_core.lpn_count,
+                             .entries_per_tp = ftl_core.entries_per_tp};
   if (fits && (!start_policy(grouping, &policy_env, problem) ||
                !start_policy(victim, &policy_env, problem))) {
     return FTL_INIT_NO_MEMORY;

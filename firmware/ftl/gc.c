@@ -43,6 +43,12 @@ static struct gc_counters {
   uint64_t normal_victim_valid_pages[GC_VALID_BUCKETS];
   uint64_t cold_victim_valid_pages[GC_VALID_BUCKETS];
   uint64_t victims_per_set[VICTIM_MAX_SET + 1u];  /* stripes of each victim set begun */
+  uint64_t ordered_sets;        /* LPN-ordered victim sets collected (victim_choice_t.tp_count) */
+  uint64_t ordered_tp_reads;    /* TPs their passes read */
+  uint64_t ordered_scan_cycles; /* core cycles looking through those TPs (putting pages in LPN
+                                   order: the paper's sorting) */
+  uint64_t ordered_set_cycles;  /* cycles from choosing such a set to erasing its last stripe */
+  uint64_t ordered_swept_pages; /* pages of such sets no TP named, moved by the closing sweep */
   uint64_t page_copies[GC_COPY_BUCKETS]; /* moved pages by their copy number (1: first move) */
   uint32_t victim_valid_bucket_width;
 } counters;
@@ -70,7 +76,22 @@ typedef enum gc_stage {
   GC_TP_WAIT,     /* ... and wait until they are programmed elsewhere */
   GC_ERASE,       /* erase the members of a drained victim */
   GC_ERASING,
+  GC_TP_READ,     /* an LPN-ordered set's pass waits for a TP */
 } gc_stage_t;
+
+/* An LPN-ordered victim set (victim_choice_t.tp_count): a pass over its TPs, then a sweep of its
+ * stripes in VPN order for pages no TP named. */
+typedef enum gc_ordered {
+  GC_ORDERED_NONE,
+  GC_ORDERED_PASS,
+  GC_ORDERED_SWEEP,
+} gc_ordered_t;
+
+/* tp_cursor before the TP's copy is in. */
+#define GC_TP_UNREAD 0xFFFFFFFFu
+/* next_ordered_page's answers beside a VPN. */
+#define GC_TP_WAITING 0xFFFFFFFEu
+#define GC_TP_STALLED 0xFFFFFFFDu
 
 /* A scanned-out victim: erased at once, or, when some of its pages are in the batch not yet
  * programmed (waiting), once that batch's mapping updates are done. */
@@ -117,6 +138,24 @@ static struct {
   uint32_t victim_stream; /* where the victim's valid pages go */
   uint32_t batch_stream;  /* where the batch goes (its pages all go to one stream) */
   uint32_t relocation_stream; /* of rescues and wear levelling: GC's, or the host's (one region) */
+  /* The LPN-ordered set being collected (gc_ordered_t). */
+  uint32_t ordered;
+  uint32_t tp_next;      /* the TP being read or looked through */
+  uint32_t tp_end;
+  uint32_t tp_cursor;    /* its next entry, or GC_TP_UNREAD */
+  bool tp_reading;
+  uint32_t *tp_entries;  /* its copy */
+  tp_waiter_t tp_waiter;
+  uint32_t relocated_tp; /* the first TP the scheme has not heard of as relocated */
+  uint32_t sweep_next;   /* the set's next stripe to sweep */
+  uint32_t ordered_left; /* the set's stripes not yet erased */
+  uint32_t ordered_started; /* mcycle when it was chosen */
+  uint8_t *in_set;       /* [stripe]: one of its victims */
+  uint32_t *moved_lpns;  /* mapped moves of TPs from relocated_tp on, for the scheme */
+  uint32_t *moved_vpns;
+  uint32_t moved_count;
+  uint32_t moved_capacity;
+  uint32_t entries_per_tp;
 } gc;
 
 /* Static wear levelling is due: the erase-count spread passed the threshold and the coldest
@@ -166,6 +205,8 @@ static uint32_t policy_victim(void) {
     gc.set_next = 0;
     gc.set.count = 0;
     gc.set.stream = gc.relocation_stream;
+    gc.set.first_tp = 0;
+    gc.set.tp_count = 0;
     uint32_t started = csr_read(mcycle);
     bool chosen = env.victim_policy->select(env.blocks, &gc.set);
     counters.select_cycles += csr_read(mcycle) - started;
@@ -173,6 +214,11 @@ static uint32_t policy_victim(void) {
     if (!chosen) {
       gc.set.count = 0;
       return BLOCK_NONE;
+    }
+    if (gc.set.tp_count != 0 && gc.in_set == 0) {
+      fw_printf("ftl: victim policy %s asked for LPN order without orders_by_lpn\n",
+                env.victim_policy->name);
+      system_fault();
     }
     check_set(&gc.set);
     uint32_t first = gc.set.stripes[0];
@@ -204,6 +250,8 @@ static void take_victim(uint32_t stripe, bool wear_levelling, uint32_t rescue_me
 /* A set of several stripes is merged whole, whatever the pools say. */
 static bool set_goes_on(void) { return gc.set_next != 0 && gc.set_next < gc.set.count; }
 
+static void start_ordered_set(void);
+
 static void begin_victim(uint32_t victim, bool wear_levelling) {
   uint32_t valid = env.blocks->stripes[victim].valid_pages;
   uint32_t width = counters.victim_valid_bucket_width;
@@ -227,6 +275,153 @@ static void begin_victim(uint32_t victim, bool wear_levelling) {
     }
   }
   gc.victim_stream = from_set ? gc.set.stream : gc.relocation_stream;
+  if (from_set && gc.set_next == 1u && gc.set.tp_count != 0) {
+    start_ordered_set();
+  }
+}
+
+/* Every stripe of the LPN-ordered set just chosen is a victim from now on; the pass over its TPs
+ * begins. */
+static void start_ordered_set(void) {
+  for (uint32_t i = 0; i < gc.set.count; ++i) {
+    gc.in_set[gc.set.stripes[i]] = 1;
+  }
+  while (gc.set_next < gc.set.count) {
+    begin_victim(gc.set.stripes[gc.set_next], false);
+  }
+  gc.victim = BLOCK_NONE;
+  gc.ordered = GC_ORDERED_PASS;
+  gc.tp_next = gc.set.first_tp < env.tp_count ? gc.set.first_tp : env.tp_count;
+  uint32_t left = env.tp_count - gc.tp_next;
+  gc.tp_end = gc.tp_next + (gc.set.tp_count < left ? gc.set.tp_count : left);
+  gc.tp_cursor = GC_TP_UNREAD;
+  gc.relocated_tp = gc.tp_next;
+  gc.moved_count = 0;
+  gc.sweep_next = 0;
+  gc.ordered_left = gc.set.count;
+  gc.ordered_started = csr_read(mcycle);
+  ++counters.ordered_sets;
+}
+
+static void ordered_tp_read(tp_waiter_t *waiter) {
+  (void)waiter;
+  gc.tp_reading = false;
+  gc.tp_cursor = 0;
+  if (gc.stage == GC_TP_READ) {
+    gc.stage = GC_SCAN;
+    task_schedule(&gc.task);
+  }
+}
+
+/* The next page of the pass: the next entry of its TPs, in LPN order, that places a valid page
+ * in the set. BLOCK_NONE when the pass is over; GC_TP_WAITING while a TP is read, GC_TP_STALLED
+ * when its read cannot start now. */
+static uint32_t next_ordered_page(void) {
+  while (gc.tp_next != gc.tp_end) {
+    if (gc.tp_reading) {
+      return GC_TP_WAITING;
+    }
+    if (gc.tp_cursor == GC_TP_UNREAD) {
+      gc.tp_waiter.copy = gc.tp_entries;
+      gc.tp_waiter.lpn = gc.tp_next * gc.entries_per_tp;
+      tp_load_result_t result = tp_store_load(env.tp_store, gc.tp_next, &gc.tp_waiter);
+      if (result == TP_LOAD_STALLED) {
+        return GC_TP_STALLED;
+      }
+      ++counters.ordered_tp_reads;
+      if (result == TP_LOAD_WAITING) {
+        gc.tp_reading = true;
+        return GC_TP_WAITING;
+      }
+      gc.tp_cursor = 0;
+    }
+    uint32_t started = csr_read(mcycle);
+    if (gc.tp_cursor == 0 && env.scheme->overlay != 0) {
+      env.scheme->overlay(gc.tp_next, gc.tp_entries);
+    }
+    while (gc.tp_cursor < gc.entries_per_tp) {
+      uint32_t vpn = gc.tp_entries[gc.tp_cursor++];
+      if (vpn != VPN_UNMAPPED && gc.in_set[block_stripe_of(env.blocks, vpn)] &&
+          block_page_valid(env.blocks, vpn)) {
+        counters.ordered_scan_cycles += csr_read(mcycle) - started;
+        return vpn;
+      }
+    }
+    counters.ordered_scan_cycles += csr_read(mcycle) - started;
+    gc.tp_cursor = GC_TP_UNREAD;
+    ++gc.tp_next;
+  }
+  return BLOCK_NONE;
+}
+
+/* The pass is over: its stripes are swept in VPN order for what no TP named. */
+static bool next_swept_victim(void) {
+  if (gc.ordered != GC_ORDERED_SWEEP || gc.sweep_next == gc.set.count) {
+    return false;
+  }
+  take_victim(gc.set.stripes[gc.sweep_next++], false, BLOCK_NONE);
+  gc.merged = gc.set.count > 1u;
+  gc.victim_stream = gc.set.stream;
+  return true;
+}
+
+/* A move of the set was mapped: the scheme hears of it with its TP, unless that TP's relocation
+ * was told already (a page the sweep found). */
+static void record_ordered_move(uint32_t lpn, uint32_t vpn) {
+  uint32_t tp = lpn / gc.entries_per_tp;
+  if (gc.ordered == GC_ORDERED_NONE || tp < gc.relocated_tp || tp >= gc.tp_end ||
+      gc.moved_count == gc.moved_capacity) {
+    return;
+  }
+  gc.moved_lpns[gc.moved_count] = lpn;
+  gc.moved_vpns[gc.moved_count] = vpn;
+  ++gc.moved_count;
+}
+
+/* With no page in flight: the scheme hears of every TP the pass has finished (all of them once
+ * it is over), each with its mapped moves in LPN order; those of the TP being looked through
+ * stay. */
+static void tell_relocated(void) {
+  uint32_t finished = gc.ordered == GC_ORDERED_PASS ? gc.tp_next : gc.tp_end;
+  if (gc.ordered == GC_ORDERED_NONE || gc.relocated_tp == finished) {
+    return;
+  }
+  /* In LPN order (they come nearly so: the batch's order, updates finishing in turn). */
+  for (uint32_t i = 1; i < gc.moved_count; ++i) {
+    uint32_t lpn = gc.moved_lpns[i];
+    uint32_t vpn = gc.moved_vpns[i];
+    uint32_t at = i;
+    for (; at > 0 && gc.moved_lpns[at - 1u] > lpn; --at) {
+      gc.moved_lpns[at] = gc.moved_lpns[at - 1u];
+      gc.moved_vpns[at] = gc.moved_vpns[at - 1u];
+    }
+    gc.moved_lpns[at] = lpn;
+    gc.moved_vpns[at] = vpn;
+  }
+  uint32_t first = 0;
+  for (; gc.relocated_tp < finished; ++gc.relocated_tp) {
+    uint32_t end = first;
+    while (end < gc.moved_count && gc.moved_lpns[end] / gc.entries_per_tp == gc.relocated_tp) {
+      ++end;
+    }
+    if (env.scheme->relocated != 0) {
+      env.scheme->relocated(gc.relocated_tp, &gc.moved_lpns[first], &gc.moved_vpns[first],
+                            end - first);
+    }
+    first = end;
+  }
+  gc.moved_count -= first;
+  memmove(gc.moved_lpns, &gc.moved_lpns[first], gc.moved_count * sizeof(uint32_t));
+  memmove(gc.moved_vpns, &gc.moved_vpns[first], gc.moved_count * sizeof(uint32_t));
+}
+
+/* With the batch empty: the scheme hears of the TPs finished, and a swept set is done with. */
+static void settle_ordered(void) {
+  tell_relocated();
+  if (gc.ordered == GC_ORDERED_SWEEP && gc.sweep_next == gc.set.count &&
+      gc.victim == BLOCK_NONE && gc.relocated_tp == gc.tp_end) {
+    gc.ordered = GC_ORDERED_NONE;
+  }
 }
 
 /* A retired member's data is the victim: its stripe goes on (it may still be open). */
@@ -285,6 +480,10 @@ static void check_room_left(void) {
  * is below the foreground threshold), then background GC while the host is idle. Out of line:
  * gc_consider's check, made on every turn of the main loop, stays free of the register saves
  * this needs. */
+static bool policy_due(void) {
+  return env.victim_policy->due != 0 && env.victim_policy->due(env.blocks);
+}
+
 static __attribute__((noinline)) void start_job(bool host_blocked, bool below_background) {
   bool foreground = host_blocked || pools_low(env.boot->ftl_gc_foreground_free);
   gc.foreground = foreground;
@@ -294,7 +493,8 @@ static __attribute__((noinline)) void start_job(bool host_blocked, bool below_ba
   } else {
     uint32_t victim = wear_levelling_victim();
     bool wear_levelling = victim != BLOCK_NONE;
-    if (victim == BLOCK_NONE && (foreground || (below_background && env.host_idle()))) {
+    if (victim == BLOCK_NONE &&
+        (foreground || (below_background && env.host_idle()) || policy_due())) {
       victim = policy_victim();
     }
     if (victim == BLOCK_NONE) {
@@ -309,8 +509,9 @@ static __attribute__((noinline)) void start_job(bool host_blocked, bool below_ba
     begin_victim(victim, wear_levelling);
   }
   uint32_t victim = gc.victim;
-  gc.stage =
-      env.blocks->stripes[victim].stream == BLOCK_STREAM_TRANSLATION ? GC_RELOCATE : GC_SCAN;
+  gc.stage = victim != BLOCK_NONE && env.blocks->stripes[victim].stream == BLOCK_STREAM_TRANSLATION
+                 ? GC_RELOCATE
+                 : GC_SCAN;
   task_schedule(&gc.task);
 }
 
@@ -320,7 +521,8 @@ void gc_consider(bool host_blocked) {
   }
   bool wear_due = gc.wear_changed && env.boot->ftl_wl_static_spread != 0;
   bool below_background = pools_low(env.boot->ftl_gc_background_free);
-  if (wear_due || host_blocked || below_background || env.blocks->rescues_due != 0) {
+  if (wear_due || host_blocked || below_background || env.blocks->rescues_due != 0 ||
+      policy_due()) {
     start_job(host_blocked, below_background);
   }
 }
@@ -364,6 +566,18 @@ static uint32_t erasable_victim(void) {
 static bool take_next_victim(void) {
   if (gc.drained_count == GC_MAX_DRAINED) {
     return false;
+  }
+  if (next_swept_victim()) {
+    return true;
+  }
+  if (gc.batch == 0) {
+    settle_ordered();
+  }
+  if (gc.ordered != GC_ORDERED_NONE) {
+    return false; /* the scheme has not heard of every TP of the ordered set yet */
+  }
+  if (env.victim_policy->orders_by_lpn && gc.drained_count != 0) {
+    return false; /* a whole group's stripes are erased before the next group takes fresh ones */
   }
   uint32_t rescued = block_take_rescue(env.blocks, true);
   if (rescued != BLOCK_NONE) {
@@ -409,17 +623,36 @@ static void gc_read_done(flash_op_t *op, uint32_t status) {
 static void gc_scan(void) {
   bool out_of_records = false;
   bool stream_changes = false; /* the victim's pages go elsewhere than the batch's */
+  bool tp_waiting = false;     /* the ordered pass waits for a TP */
+  if (gc.batch == 0) {
+    settle_ordered();
+  }
   while (gc.batch < unit_pages()) {
-    if (gc.victim == BLOCK_NONE) {
-      if (!take_next_victim()) {
+    uint32_t vpn;
+    if (gc.ordered == GC_ORDERED_PASS) {
+      vpn = next_ordered_page();
+      if (vpn == GC_TP_WAITING || vpn == GC_TP_STALLED) {
+        tp_waiting = vpn == GC_TP_WAITING;
+        out_of_records = vpn == GC_TP_STALLED;
         break;
       }
-      continue;
-    }
-    uint32_t vpn = next_victim_page();
-    if (vpn == BLOCK_NONE) {
-      drain_victim();
-      continue;
+      if (vpn == BLOCK_NONE) {
+        gc.ordered = GC_ORDERED_SWEEP;
+        continue;
+      }
+    } else {
+      if (gc.victim == BLOCK_NONE) {
+        if (!take_next_victim()) {
+          break;
+        }
+        continue;
+      }
+      vpn = next_victim_page();
+      if (vpn == BLOCK_NONE) {
+        drain_victim();
+        continue;
+      }
+      counters.ordered_swept_pages += gc.ordered == GC_ORDERED_SWEEP;
     }
     if (gc.batch == 0) {
       gc.batch_stream = gc.victim_stream;
@@ -446,6 +679,8 @@ static void gc_scan(void) {
   }
   if (gc.pending != 0) {
     gc.stage = GC_READING; /* the last read's completion scans on */
+  } else if (tp_waiting) {
+    gc.stage = GC_TP_READ; /* the TP's arrival scans on */
   } else if (out_of_records) {
     task_wait(TASK_WAIT_FLASH, &gc.task);
   } else if (erasable_victim() != GC_MAX_DRAINED) {
@@ -453,7 +688,7 @@ static void gc_scan(void) {
     task_schedule(&gc.task);
   } else if (gc.batch == unit_pages() || stream_changes ||
              (gc.batch != 0 && gc.victim == BLOCK_NONE &&
-              (gc.batch_rescued || gc.merging != 0 ||
+              (gc.batch_rescued || gc.merging != 0 || gc.ordered != GC_ORDERED_NONE ||
                pools_low(env.boot->ftl_gc_background_free)))) {
     /* Full, or no victim can top it up although the pools still want GC (or rescued data waits
      * in it): program it padded. */
@@ -526,6 +761,7 @@ static void run_gc_move(task_t *task) {
   if (task_map_update(env.scheme, env.tp_store, env.blocks, move->new_vpn, &move->update)) {
     block_page_validate(env.blocks, move->new_vpn);
     block_page_settled(env.blocks, move->new_vpn);
+    record_ordered_move(move->lpn, move->new_vpn);
     ++counters.pages_moved;
     counters.pages_moved_from_cold +=
         env.blocks->stripes[block_stripe_of(env.blocks, move->old_vpn)].stream == BLOCK_STREAM_GC;
@@ -542,6 +778,12 @@ static void resume_gc_move(tp_waiter_t *waiter) {
 /* Every member of the victim is erased (or retired): the stripe is free. */
 static void finish_erase(void) {
   block_stripe_erased(env.blocks, gc.erasing.stripe);
+  if (gc.in_set != 0 && gc.in_set[gc.erasing.stripe]) {
+    gc.in_set[gc.erasing.stripe] = 0;
+    if (--gc.ordered_left == 0) {
+      counters.ordered_set_cycles += csr_read(mcycle) - gc.ordered_started;
+    }
+  }
   ++counters.invocations;
   counters.foreground += gc.erasing.foreground;
   counters.wl_migrations += gc.erasing.wear_levelling;
@@ -696,6 +938,11 @@ void gc_register_metrics(void) {
   metrics_counter("retired.rescued", &counters.rescued);
   metrics_counter("gc.selections", &counters.selections);
   metrics_counter("gc.select_cycles", &counters.select_cycles);
+  metrics_counter("gc.ordered_sets", &counters.ordered_sets);
+  metrics_counter("gc.ordered_tp_reads", &counters.ordered_tp_reads);
+  metrics_counter("gc.ordered_scan_cycles", &counters.ordered_scan_cycles);
+  metrics_counter("gc.ordered_set_cycles", &counters.ordered_set_cycles);
+  metrics_counter("gc.ordered_swept_pages", &counters.ordered_swept_pages);
 }
 
 bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
@@ -711,6 +958,24 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   gc.moves = (gc_move_t *)arena_alloc(arena, "gc_moves", unit_pages() * (uint32_t)sizeof(gc_move_t));
   if (gc.slots == 0 || gc.moves == 0) {
     return false;
+  }
+  gc.ordered = GC_ORDERED_NONE;
+  gc.entries_per_tp = page_bytes / (uint32_t)sizeof(uint32_t);
+  gc.tp_reading = false;
+  gc.tp_waiter = (tp_waiter_t){0};
+  gc.tp_waiter.resume = ordered_tp_read;
+  gc.in_set = 0;
+  if (env.victim_policy->orders_by_lpn) {
+    /* The TP copy, the set's stripes, and the moves of up to a TP and a batch beyond it. */
+    gc.moved_capacity = gc.entries_per_tp + unit_pages();
+    gc.tp_entries = (uint32_t *)arena_alloc(arena, "gc_tp_copy", page_bytes);
+    gc.in_set = (uint8_t *)arena_alloc(arena, "gc_ordered_set", env.blocks->stripe_count);
+    gc.moved_lpns = (uint32_t *)arena_alloc(arena, "gc_moved_lpns", gc.moved_capacity * 4u);
+    gc.moved_vpns = (uint32_t *)arena_alloc(arena, "gc_moved_vpns", gc.moved_capacity * 4u);
+    if (gc.tp_entries == 0 || gc.in_set == 0 || gc.moved_lpns == 0 || gc.moved_vpns == 0) {
+      return false;
+    }
+    memset(gc.in_set, 0, env.blocks->stripe_count);
   }
   for (uint32_t i = 0; i < unit_pages(); ++i) {
     gc.moves[i].task.run = run_gc_move;

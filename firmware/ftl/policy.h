@@ -24,6 +24,7 @@ typedef struct policy_env {
   block_manager_t *blocks;   /* the stripes; block_stream_add for streams of its own */
   const write_buffer_t *wb;
   uint32_t lpn_count;
+  uint32_t entries_per_tp; /* mappings of a translation page */
 } policy_env_t;
 
 /* Memory for a small structure the policy touches on every decision: SRAM, or DRAM when SRAM has

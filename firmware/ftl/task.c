@@ -63,6 +63,7 @@ void task_map_update_start(map_update_t *update, task_t *task, uint32_t lpn, uin
   update->waiter.lpn = lpn;
   update->waiter.request = 0;
   update->waiter.host_read = false;
+  update->waiter.copy = 0;
   update->task = task;
   update->old_vpn = old_vpn;
   update->probe_vpn = MAP_OLD_UNKNOWN;

@@ -169,6 +169,17 @@ bool wb_eligible(const write_buffer_t *wb, uint32_t slot) {
          candidate->older == WB_NONE;
 }
 
+bool wb_dirty_all_eligible(const write_buffer_t *wb) {
+  uint32_t listed = 0;
+  for (const list_node_t *node = wb->dirty_lru.next; node != &wb->dirty_lru; node = node->next) {
+    if (!wb_eligible(wb, (uint32_t)(LIST_ENTRY(node, wb_slot_t, link) - wb->slots))) {
+      return false;
+    }
+    ++listed;
+  }
+  return listed == wb->dirty_count; /* slots being programmed count as dirty, and will free */
+}
+
 void wb_start_program(write_buffer_t *wb, uint32_t slot) {
   wb_slot_t *programmed = &wb->slots[slot];
   list_remove(&programmed->link);

@@ -120,6 +120,10 @@ uint32_t wb_rewrite(write_buffer_t *wb, uint32_t lpn);
  * still in flight. */
 bool wb_eligible(const write_buffer_t *wb, uint32_t slot);
 
+/* Whether every dirty slot may be programmed now, none being programmed: nothing in the buffer
+ * will change without a program. */
+bool wb_dirty_all_eligible(const write_buffer_t *wb);
+
 /* DIRTY -> PROGRAMMING (leaves the LRU), PROGRAMMING -> UPDATING. */
 void wb_start_program(write_buffer_t *wb, uint32_t slot);
 void wb_programmed(write_buffer_t *wb, uint32_t slot);

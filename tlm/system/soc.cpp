@@ -119,6 +119,17 @@ void check_ftl(const SocConfig& config) {
     throw std::runtime_error(
         "ftl.fsp.policy = rl needs nand.cell = qlc: its actions are the four QLC page types");
   }
+  if (ftl.ftl_gc_victim == BOOT_GC_VICTIM_GTD_GROUP && ftl.ftl_fsp_policy != BOOT_FSP_GTD_GROUP) {
+    throw std::runtime_error(
+        "ftl.gc.victim = gtd_group needs ftl.fsp.policy = gtd_group: GC collects whole GTD-entry "
+        "groups, so host data must be written to each group's own stream");
+  }
+  if (ftl.scheme == BOOT_SCHEME_LEARNEDFTL && ftl.ftl_gc_victim != BOOT_GC_VICTIM_GTD_GROUP) {
+    throw std::runtime_error(
+        "firmware.scheme = learnedftl needs group-based allocation, ftl.gc.victim = gtd_group "
+        "and ftl.fsp.policy = gtd_group: its models are trained when GC rewrites a GTD-entry "
+        "group in LPN order (LearnedFTL sections 3.3.1 and 3.3.3)");
+  }
   if (ftl.scheme == BOOT_SCHEME_LEAFTL) {
     const uint32_t group = ftl.ftl_leaftl_group_lpns;
     if ((group & (group - 1u)) != 0) {

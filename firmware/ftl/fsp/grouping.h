@@ -51,5 +51,6 @@ extern const grouping_policy_t grouping_policy_frequency;
 extern const grouping_policy_t grouping_policy_distance;
 extern const grouping_policy_t grouping_policy_rl;
 extern const grouping_policy_t grouping_policy_sorted;
+extern const grouping_policy_t grouping_policy_gtd_group;
 
 #endif

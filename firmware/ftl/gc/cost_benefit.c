@@ -61,4 +61,5 @@ static bool cost_benefit_select(const block_manager_t *blocks, victim_choice_t *
 }
 
 const victim_policy_t victim_policy_cost_benefit = {"cost_benefit", cost_benefit_init,
-                                                    &cost_benefit_listener, cost_benefit_select};
+                                                    &cost_benefit_listener, cost_benefit_select,
+                                                    0, false};

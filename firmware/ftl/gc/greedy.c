@@ -14,7 +14,7 @@ static bool greedy_select(const block_manager_t *blocks, victim_choice_t *choice
   return true;
 }
 
-const victim_policy_t victim_policy_greedy = {"greedy", 0, 0, greedy_select};
+const victim_policy_t victim_policy_greedy = {"greedy", 0, 0, greedy_select, 0, false};
 
 uint32_t victim_coldest(const block_manager_t *blocks) {
   return block_coldest_collectable(blocks);

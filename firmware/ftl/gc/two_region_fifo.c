@@ -210,4 +210,4 @@ static bool fifo_select(const block_manager_t *blocks, victim_choice_t *choice) 
 }
 
 const victim_policy_t victim_policy_2r_fifo = {"2r_fifo", fifo_init, &fifo_listener,
-                                               fifo_select};
+                                               fifo_select, 0, false};

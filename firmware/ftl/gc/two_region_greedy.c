@@ -11,4 +11,5 @@ static bool two_region_greedy_select(const block_manager_t *blocks, victim_choic
   return true;
 }
 
-const victim_policy_t victim_policy_2r_greedy = {"2r_greedy", 0, 0, two_region_greedy_select};
+const victim_policy_t victim_policy_2r_greedy = {"2r_greedy", 0, 0,
+                                                 two_region_greedy_select, 0, false};

@@ -134,6 +134,15 @@ typedef struct map_scheme {
    * (`oob_words` words each, owners set) lets the scheme fill its area (OOB_SCHEME_FIRST_WORD
    * on). NULL: the area stays as it is. */
   void (*program_oob)(uint32_t first_vpn, uint32_t count, uint32_t *oob, uint32_t oob_words);
+  /* GC is about to look through TP `tp`'s mappings in `entries` (its copy, pending writebacks
+   * merged): the scheme writes in those of its LPNs it holds newer (dirty cached ones). NULL:
+   * it holds none newer. */
+  void (*overlay)(uint32_t tp, uint32_t *entries);
+  /* GC has moved, in LPN order, the valid pages of TP `tp` that an LPN-ordered victim set held
+   * (victim_choice_t.first_tp), and their mapping updates are done: lpns[i] (ascending) went to
+   * vpns[i], in program order. LearnedFTL fits the TP's model to them here (GC-time training).
+   * A page the host has rewritten since is no longer valid (env page_valid). NULL: not heard. */
+  void (*relocated)(uint32_t tp, const uint32_t *lpns, const uint32_t *vpns, uint32_t count);
   /* Hands every dirty mapping to write_back_* (flush command, clean shutdown). */
   void (*flush)(void);
   const map_counters_t *(*counters)(void);
@@ -145,5 +154,6 @@ extern const map_scheme_t map_scheme_dftl;
 extern const map_scheme_t map_scheme_tpftl;
 extern const map_scheme_t map_scheme_sftl;
 extern const map_scheme_t map_scheme_leaftl;
+extern const map_scheme_t map_scheme_learnedftl;
 
 #endif

@@ -197,6 +197,10 @@ static void deliver(tp_store_t *store, uint32_t tp, const uint32_t *entries,
                     tp_waiter_t *waiters) {
   uint32_t count = 0;
   for (tp_waiter_t *w = waiters; w != 0 && count < store->waiter_capacity; w = w->next) {
+    if (w->copy != 0) {
+      memcpy(w->copy, entries, store->page_bytes);
+      continue;
+    }
     store->wanted[count] = w->lpn;
     store->requests[count] = w->request;
     ++count;
@@ -218,13 +222,23 @@ void tp_store_register_metrics(const tp_store_t *store) {
   metrics_counter("pages_programmed.padding.translation", &store->counters.padding);
 }
 
+/* A TP in memory goes to the waiter at once: to the scheme, or copied for a copy waiter. */
+static void hand_over(tp_store_t *store, uint32_t tp, const uint32_t *entries,
+                      tp_waiter_t *waiter) {
+  if (waiter->copy != 0) {
+    memcpy(waiter->copy, entries, store->page_bytes);
+  } else {
+    store->scheme->tp_loaded(tp, entries, &waiter->lpn, &waiter->request, 1);
+  }
+}
+
 tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *waiter) {
   uint32_t newest = newest_frame(store, tp);
   if (newest != NO_FRAME) {
     tp_frame_t *frame = &store->frames[newest];
     if (frame->state == FRAME_DIRTY || frame->state == FRAME_PROGRAMMING ||
         frame->state == FRAME_CLEAN) {
-      store->scheme->tp_loaded(tp, frame->entries, &waiter->lpn, &waiter->request, 1);
+      hand_over(store, tp, frame->entries, waiter);
       return TP_LOAD_DONE;
     }
     /* LOADING, or MERGING behind a LOADING frame: wait for the read. */
@@ -233,7 +247,7 @@ tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *wait
     return TP_LOAD_WAITING;
   }
   if (gtd_get(store->gtd, tp) == VPN_UNMAPPED) {
-    store->scheme->tp_loaded(tp, store->unmapped_page, &waiter->lpn, &waiter->request, 1);
+    hand_over(store, tp, store->unmapped_page, waiter);
     return TP_LOAD_DONE;
   }
   if (store->free_count <= TP_STORE_RESERVE_FRAMES ||

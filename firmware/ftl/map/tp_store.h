@@ -45,6 +45,9 @@ struct tp_waiter {
   uint32_t lpn;                  /* the LPN it wants (for tp_loaded) */
   const map_request_t *request;  /* the host command it serves, or NULL */
   bool host_read;                /* counts the TP read as one a host read waited for */
+  /* Non-NULL: the TP's content (pending writebacks merged) is copied here before the waiter
+   * resumes, and the scheme does not hear of it (GC reads TPs this way). */
+  uint32_t *copy;
   void (*resume)(tp_waiter_t *waiter);
 };
 

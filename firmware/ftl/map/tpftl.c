@@ -385,6 +385,18 @@ static void tpftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t
   }
 }
 
+static void tpftl_overlay(uint32_t tp, uint32_t *entries) {
+  uint32_t node = scheme_hash_find(&tpftl.node_hash, tp);
+  if (node == SCHEME_NIL) {
+    return;
+  }
+  uint32_t first = tp * tpftl.env.entries_per_tp;
+  for (uint32_t entry = tpftl.nodes[node].dirty.head; entry != SCHEME_NIL;
+       entry = tpftl.entry_links[entry].next) {
+    entries[tpftl.lpns[entry] - first] = tpftl.vpns[entry];
+  }
+}
+
 static void tpftl_flush(void) {
   for (uint32_t node = tpftl.node_lru.head; node != SCHEME_NIL; node = tpftl.node_links[node].next) {
     if (tpftl.nodes[node].dirty_count > 0) {
@@ -402,6 +414,7 @@ const map_scheme_t map_scheme_tpftl = {
     .update = tpftl_update,
     .tp_loaded = tpftl_tp_loaded,
     .mispredicted = 0,
+    .overlay = tpftl_overlay,
     .flush = tpftl_flush,
     .counters = tpftl_counters,
 };

@@ -154,6 +154,34 @@ TEST_F(BlockTest, AStreamNameTooLongForItsGaugeIsRefused) {
   EXPECT_EQ(block_stream_add(&blocks, "fits"), BLOCK_BUILTIN_STREAMS);
 }
 
+// A stream with no gauge (a policy adding many counts them itself) registers nothing.
+TEST_F(BlockTest, AStreamWithoutANameHasNoGauge) {
+  init(false, kCWDP);
+  EXPECT_EQ(block_stream_add(&blocks, nullptr), BLOCK_BUILTIN_STREAMS);
+  EXPECT_EQ(blocks.streams[BLOCK_BUILTIN_STREAMS].metric_name[0], '\0');
+}
+
+// Closing a stream's open stripe makes it FULL with the programs it took, collectable once they
+// settle and keeping only its valid pages; the stream opens a new stripe next.
+TEST_F(BlockTest, ClosingAnOpenStripeMakesItCollectableWithWhatItHolds) {
+  init(false, kCWDP);
+  block_stream_close(&blocks, BLOCK_STREAM_HOST);  // nothing open: nothing happens
+  const uint32_t first = alloc(BLOCK_STREAM_HOST);
+  const uint32_t stripe = block_stripe_of(&blocks, first);
+  const uint32_t second = alloc(BLOCK_STREAM_HOST);
+  settle(first, true);
+  block_stream_close(&blocks, BLOCK_STREAM_HOST);
+  EXPECT_EQ(blocks.stripes[stripe].state, BLOCK_FULL);
+  EXPECT_EQ(blocks.streams[BLOCK_STREAM_HOST].open_stripe, BLOCK_NONE);
+  EXPECT_FALSE(block_collectable(&blocks, stripe)) << "a program is still in flight";
+  settle(second, false);
+  EXPECT_TRUE(block_collectable(&blocks, stripe));
+  EXPECT_EQ(block_stripe_kept_pages(&blocks, stripe), blocks.pages_per_program);
+  EXPECT_EQ(block_fewest_valid_collectable(&blocks), stripe);
+  const uint32_t next = alloc(BLOCK_STREAM_HOST);
+  EXPECT_NE(block_stripe_of(&blocks, next), stripe);
+}
+
 TEST_F(BlockTest, VpnToPpnFollowsTheMembersForAnyGeometry) {
   // Powers of two take shifts, the others divisions: both must give the member's pages.
   const nand_geometry_t shapes[] = {{2, 2, 1, 2, 4, 8, 4096, 64, 2},

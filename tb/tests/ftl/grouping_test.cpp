@@ -69,7 +69,7 @@ struct GroupingTest : ::testing::Test {
     ASSERT_TRUE(wb_init(&wb, kSlots, 512, false, &meta_arena, &data_arena));
     boot.ftl_fsp_window = window_percent;
     policy_listeners_reset();
-    policy_env_t env{&boot, &meta_arena, nullptr, &blocks, &wb, kLpns};
+    policy_env_t env{&boot, &meta_arena, nullptr, &blocks, &wb, kLpns, 1024};
     ASSERT_TRUE(policy.init(&env));
     if (policy.listener != nullptr) {
       ASSERT_TRUE(policy_listen(policy.listener));

@@ -194,7 +194,7 @@ struct RewriteTest : ::testing::Test {
     boot.ftl_fsp_rl_alpha = 0.3f;
     boot.ftl_fsp_rl_gamma = 0.8f;
     policy_listeners_reset();
-    policy_env_t env{&boot, &meta_arena, nullptr, &blocks, &wb, 1024};
+    policy_env_t env{&boot, &meta_arena, nullptr, &blocks, &wb, 1024, 1024};
     ASSERT_TRUE(policy.init(&env));
     ASSERT_TRUE(policy_listen(policy.listener));
   }

@@ -45,7 +45,7 @@ struct VictimTest : ::testing::Test {
     boot.ftl_gc_2r_fifo_scan_depth = depth;
     policy_listeners_reset();
     metrics_init(&stats);
-    policy_env_t env{&boot, &arena, nullptr, &blocks, nullptr, 1000};
+    policy_env_t env{&boot, &arena, nullptr, &blocks, nullptr, 1000, 1024};
     if (policy.init != nullptr) {
       ASSERT_TRUE(policy.init(&env));
     }

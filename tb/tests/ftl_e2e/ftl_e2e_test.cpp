@@ -79,6 +79,19 @@ void expect_clean(const E2eRun& run) {
   EXPECT_TRUE(run.stats["ftl"]["boot_complete"].get<bool>());
 }
 
+// Two clean runs of one scenario give the same stats, but for where they wrote them and how
+// long they took.
+void expect_identical_runs(E2eRun a, E2eRun b) {
+  ASSERT_NO_FATAL_FAILURE(expect_clean(a));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(b));
+  for (nlohmann::json* stats : {&a.stats, &b.stats}) {
+    (*stats)["config"]["output"].erase("dir");
+    (*stats)["scenario"].erase("source");
+    drop_wall_clock_fields(*stats);
+  }
+  EXPECT_EQ(a.stats, b.stats);
+}
+
 const nlohmann::json& phase(const E2eRun& run, size_t index) {
   return run.stats["ftl"]["phases"].at(index);
 }
@@ -432,6 +445,86 @@ TEST(LeaftlKeys, GammaNeedsOobRoomGroupsArePowersOfTwoAndSftlAccountingNeedsGamm
       << sftl_at_gamma.process.output;
 }
 
+// ---- LearnedFTL (scenarios/learnedftl.yaml) ---------------------------------------------------
+
+uint64_t counter(const nlohmann::json& stats, const char* group, const char* name) {
+  return stats[group][name].get<uint64_t>();
+}
+
+E2eRun run_learnedftl(const std::string& name, const std::string& overrides = "") {
+  const std::string out = temp_dir("ftl_" + name);
+  const test::SsdsimRun process = run_ssdsim(std::string(SSDVP_SOURCE_DIR) +
+                                             "/scenarios/learnedftl.yaml " + overrides +
+                                             " --out " + out);
+  std::ifstream stats(out + "/stats.json");
+  E2eRun run{process, {}};
+  if (stats) run.stats = nlohmann::json::parse(stats);
+  return run;
+}
+
+// GC collects whole GTD-entry groups, reads their TPs, rewrites their pages in LPN order and
+// trains each TP's model; reading everything back then checks every prediction against the
+// page's OOB (none may be wrong), and the models serve most reads without a translation read.
+TEST(Learnedftl, GroupGcTrainsModelsThatServeReadsAndNoPredictionIsWrong) {
+  const E2eRun run = run_learnedftl("learnedftl");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& overwrite = phase(run, 1);
+  EXPECT_GT(counter(overwrite, "gc", "ordered_sets"), 0u);
+  EXPECT_EQ(counter(overwrite, "gc", "ordered_sets"),
+            counter(overwrite, "gtd_group", "collections"));
+  EXPECT_GE(counter(overwrite, "gc", "ordered_tp_reads"),
+            counter(overwrite, "gc", "ordered_sets"));
+  EXPECT_GT(counter(overwrite, "learnedftl", "trainings"), 0u);
+  EXPECT_GT(counter(overwrite, "learnedftl", "train_cycles"), 0u);
+  // Pages rewritten in LPN order into consecutive VPNs: nearly all come out exact.
+  EXPECT_GT(counter(overwrite, "learnedftl", "trained_bits"),
+            counter(overwrite, "learnedftl", "trained_lpns") * 9 / 10);
+  const nlohmann::json& total = run.stats["ftl"]["run"];
+  EXPECT_EQ(counter(total, "learnedftl", "filter_errors"), 0u);
+  // Every page written was read back sequentially: most from a model, each one verified.
+  const nlohmann::json& read_all = phase(run, 2);
+  EXPECT_GT(counter(read_all, "learnedftl", "model_hits"),
+            read_all["host_read_pages"].get<uint64_t>() / 2);
+  // Random reads: a model or the CMT spares most translation reads.
+  const nlohmann::json& random_read = phase(run, 3);
+  EXPECT_LT(random_read["flash_reads_per_host_read"].get<double>(), 1.3);
+  EXPECT_GT(counter(random_read, "learnedftl", "model_hits"),
+            counter(random_read, "learnedftl", "cmt_hits"));
+}
+
+TEST(Learnedftl, SameScenarioTwiceGivesIdenticalStats) {
+  const std::string shorter = "--set workload.phases[3].requests=2000";
+  expect_identical_runs(run_learnedftl("learnedftl_a", shorter),
+                        run_learnedftl("learnedftl_b", shorter));
+}
+
+TEST(LearnedftlKeys, ModelsNeedGroupAllocationAndGroupsNeedTheirReserve) {
+  const E2eRun greedy = run_learnedftl("learnedftl_greedy", "--set ftl.gc.victim=greedy");
+  EXPECT_NE(greedy.process.exit_code, 0);
+  EXPECT_TRUE(contains(greedy.process.output,
+                       "firmware.scheme = learnedftl needs group-based allocation, "
+                       "ftl.gc.victim = gtd_group and ftl.fsp.policy = gtd_group"))
+      << greedy.process.output;
+  const E2eRun half = run_learnedftl("learnedftl_half", "--set ftl.fsp.policy=baseline");
+  EXPECT_NE(half.process.exit_code, 0);
+  EXPECT_TRUE(contains(half.process.output,
+                       "ftl.gc.victim = gtd_group needs ftl.fsp.policy = gtd_group"))
+      << half.process.output;
+  // A group fills 2 stripes: collecting one needs more than that in reserve.
+  const E2eRun reserve = run_learnedftl("learnedftl_reserve",
+                                        "--set ftl.gc.foreground_free=2");
+  EXPECT_NE(reserve.process.exit_code, 0);
+  EXPECT_TRUE(contains(reserve.process.output,
+                       "ftl.gc.foreground_free (2 stripes) must exceed the 2 stripes a GTD-entry "
+                       "group's LPNs fill"))
+      << reserve.process.output;
+  // 5 % OP cannot hold a whole stripe per group beyond the shares.
+  const E2eRun full = run_learnedftl("learnedftl_op", "--set ftl.op=0.05");
+  EXPECT_NE(full.process.exit_code, 0);
+  EXPECT_TRUE(contains(full.process.output, "GTD-entry groups of 2 whole stripes"))
+      << full.process.output;
+}
+
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a
 // 1 MiB working set. With clean entries and a high flush watermark nearly every page access hits
 // the buffer; as a plain write buffer that programs every whole wordline at once, few do. Every
@@ -697,16 +790,7 @@ std::string fill_then_random_mix(const std::string& scheme, uint64_t set, uint64
 
 TEST(FtlDeterminism, SameScenarioTwiceGivesIdenticalStats) {
   const std::string yaml = fill_then_random_mix("tpftl", 8 << 20, 1500);
-  E2eRun a = run_scenario("determinism_a", yaml);
-  E2eRun b = run_scenario("determinism_b", yaml);
-  ASSERT_NO_FATAL_FAILURE(expect_clean(a));
-  ASSERT_NO_FATAL_FAILURE(expect_clean(b));
-  for (nlohmann::json* stats : {&a.stats, &b.stats}) {
-    (*stats)["config"]["output"].erase("dir");
-    (*stats)["scenario"].erase("source");
-    drop_wall_clock_fields(*stats);
-  }
-  EXPECT_EQ(a.stats, b.stats);
+  expect_identical_runs(run_scenario("determinism_a", yaml), run_scenario("determinism_b", yaml));
 }
 
 // ---- The papers' behaviours, with margins -----------------------------------------------------
@@ -880,9 +964,9 @@ TEST(FtlMetricsOverTime, NoIntervalNoSeriesAndTheSameStats) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, FtlScenarioFile,
-                         testing::Values("ideal", "dftl", "tpftl", "sftl", "leaftl", "gc_stress",
-                                         "trace_profile", "leaftl_profile", "tpcc_ftl",
-                                         "ssdsim_trace_ftl"));
+                         testing::Values("ideal", "dftl", "tpftl", "sftl", "leaftl", "learnedftl",
+                                         "gc_stress", "trace_profile", "leaftl_profile",
+                                         "tpcc_ftl", "ssdsim_trace_ftl"));
 
 }  // namespace
 }  // namespace ssdvp

@@ -485,6 +485,43 @@ TEST_F(TpStoreWriteBack, PatchArrivingAfterALoadIsInWhatTheLoadGets) {
   EXPECT_EQ(in_flash(8), expected);
 }
 
+// GC reads a TP through a copy waiter: the content, patches merged, lands in its buffer before
+// it resumes, and the scheme hears only of the other waiters; from memory the copy is at once.
+bool g_copy_resumed = false;
+void copy_resumed(tp_waiter_t *) { g_copy_resumed = true; }
+
+TEST_F(TpStoreWriteBack, ACopyWaiterGetsTheMergedContentAndTheSchemeHearsNothingOfIt) {
+  start();
+  put_in_flash({8});
+  std::vector<uint32_t> copy(entries_per_tp, 0);
+  TestWaiter gc = waiter(9, lpn(8, 0));
+  gc.waiter.copy = copy.data();
+  gc.waiter.resume = copy_resumed;
+  g_copy_resumed = false;
+  TestWaiter host = waiter(1, lpn(8, 5));
+  EXPECT_EQ(tp_store_load(&store, 8, &gc.waiter), TP_LOAD_WAITING);
+  EXPECT_EQ(tp_store_load(&store, 8, &host.waiter), TP_LOAD_WAITING);
+  map_patch_t patch[] = {{lpn(8, 3), 99}};
+  tp_store_write_back_patches(&store, 8, patch, 1);
+  settle();
+  std::vector<uint32_t> expected = content(8, 0);
+  expected[3] = 99;
+  EXPECT_EQ(copy, expected);
+  EXPECT_TRUE(g_copy_resumed);
+  ASSERT_EQ(record.calls.size(), 1u);
+  EXPECT_EQ(record.calls[0].wanted, std::vector<uint32_t>{lpn(8, 5)});
+  // Merged and dirty: the next copy is made at once, and nobody else hears of it.
+  std::fill(copy.begin(), copy.end(), 0u);
+  g_copy_resumed = false;
+  EXPECT_EQ(tp_store_load(&store, 8, &gc.waiter), TP_LOAD_DONE);
+  EXPECT_EQ(copy, expected);
+  EXPECT_FALSE(g_copy_resumed) << "TP_LOAD_DONE: the caller goes on itself";
+  EXPECT_EQ(record.calls.size(), 1u);
+  // An unwritten TP copies as unmapped.
+  EXPECT_EQ(tp_store_load(&store, 9, &gc.waiter), TP_LOAD_DONE);
+  EXPECT_EQ(copy, std::vector<uint32_t>(entries_per_tp, VPN_UNMAPPED));
+}
+
 TEST_F(TpStoreWriteBack, NewerCopyWhileProgrammingIsProgrammedAfterTheOlder) {
   start();
   tp_store_write_back_page(&store, 7, content(7, 0).data());
