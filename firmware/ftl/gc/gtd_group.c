@@ -124,12 +124,12 @@ static uint32_t pick_group(void) {
   if (best != gtd_groups.count) {
     return best;
   }
-  uint32_t most = 0;
   for (uint32_t group = 0; group < gtd_groups.count; ++group) {
+    /* Over its share it frees a stripe even with no invalid page (stripes closed early). */
     if (gtd_groups.collecting[group] == 0 && over_share(group) &&
-        gtd_groups.invalid[group] != GTD_GROUP_RULED_OUT && gtd_groups.invalid[group] > most) {
+        gtd_groups.invalid[group] != GTD_GROUP_RULED_OUT &&
+        (best == gtd_groups.count || gtd_groups.invalid[group] > gtd_groups.invalid[best])) {
       best = group;
-      most = gtd_groups.invalid[group];
     }
   }
   return best;

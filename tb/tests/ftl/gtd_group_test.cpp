@@ -197,6 +197,22 @@ TEST_F(GtdGroupTest, CollectsTheGroupOverItsShareWithTheMostInvalidPagesWholeInL
   EXPECT_EQ(gtd_groups.stripes[2], 0u);
 }
 
+// A group over its share frees a stripe even when none of its pages is invalid (a stripe closed
+// early by its last collection holds only valid pages, and unwritten ones): it is still chosen.
+TEST_F(GtdGroupTest, AGroupOverItsShareIsCollectedWithNoInvalidPage) {
+  ASSERT_NO_FATAL_FAILURE(start(4));
+  const uint32_t closed = program(stream(3), 2);
+  block_stream_close(&blocks, stream(3));
+  const uint32_t open = program(stream(3), 1);
+  ASSERT_EQ(gtd_groups.stripes[3], 2u);
+  victim_choice_t choice;
+  ASSERT_TRUE(select(choice)) << "collecting group 3's stripes frees one";
+  EXPECT_EQ(choice.stream, stream(3));
+  EXPECT_EQ(choice.count, 2u);
+  EXPECT_EQ(choice.stripes[0], open);
+  EXPECT_EQ(choice.stripes[1], closed);
+}
+
 // A group reaching its share plus ftl.gtd_group.spare_stripes is due whatever the pools say,
 // and collected before a group with more invalid pages.
 TEST_F(GtdGroupTest, AGroupAtItsStripeLimitIsDueAndCollectedFirst) {
