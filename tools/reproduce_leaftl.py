@@ -783,7 +783,7 @@ def markdown(summary):
     results = summary["results"]
     lines = ["# LeaFTL (ASPLOS 2023) reproduction", "",
              f"Scale: {json.dumps(summary['scale'])}", "",
-             wall_line(summary), "",
+             ssdvp_results.wall_line(summary), "",
              "## The paper's claims beside ours", "",
              "Table sizes at the end of the run; ratios averaged per trace as the paper's; "
              "n/a: not run or not reported."
@@ -855,20 +855,6 @@ def traces_markdown(traces):
             f" | {fmt(r['lookup_cycles'], ',.0f')} | {fmt(r['update_oob_reads'], ',')} | "
             f"{fmt(r['read_latency_us'], '.0f')} | {fmt(r.get('wall_seconds'), '.1f')} |")
     return lines + [""]
-
-
-def wall_line(summary):
-    """The wall time of the runs; with --resume, how many were kept from an earlier invocation
-    (their time is from when they ran, not this invocation's)."""
-    line = (f"Wall time: the runs took {summary['runs_wall_seconds']:.0f} s between them on "
-            f"{summary['jobs']} jobs")
-    reused, runs = summary.get("reused_runs", 0), summary.get("runs", 0)
-    if reused:
-        line += (f"; {reused} of {runs} runs were kept from an earlier invocation (--resume) and "
-                 f"their time is from then: this invocation took {summary['wall_seconds']:.0f} s")
-    else:
-        line += f"; this invocation took {summary['wall_seconds']:.0f} s"
-    return line + "."
 
 
 def fig16b_markdown(fig16b):
@@ -1060,7 +1046,7 @@ def main(argv=None):
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     plot(summary, out)
     (out / "summary.md").write_text(markdown(summary))
-    print(f"wrote {out}/summary.json, summary.md and the figures; {wall_line(summary)}")
+    print(f"wrote {out}/summary.json, summary.md and the figures; {ssdvp_results.wall_line(summary)}")
     return 0
 
 

@@ -281,6 +281,20 @@ def pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f} %"
 
 
+def wall_line(summary: dict[str, Any]) -> str:
+    """A reproduction summary's wall time: the runs' and this invocation's; with --resume, how
+    many runs were kept from an earlier invocation (their time is from when they ran)."""
+    line = (f"Wall time: the runs took {summary['runs_wall_seconds']:.0f} s between them on "
+            f"{summary['jobs']} jobs")
+    reused, runs = summary.get("reused_runs", 0), summary.get("runs", 0)
+    if reused:
+        line += (f"; {reused} of {runs} runs were kept from an earlier invocation (--resume) and "
+                 f"their time is from then: this invocation took {summary['wall_seconds']:.0f} s")
+    else:
+        line += f"; this invocation took {summary['wall_seconds']:.0f} s"
+    return line + "."
+
+
 def _read_stats(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file (not an ssdsim results directory?)")

@@ -244,5 +244,19 @@ class ResultsTest(unittest.TestCase):
         self.assertIn("keys at gc: invocations", err.getvalue())
 
 
+class WallLineTest(unittest.TestCase):
+    def test_wall_time_says_when_runs_were_kept(self):
+        summary = {"runs_wall_seconds": 600, "wall_seconds": 2, "jobs": 2, "runs": 10,
+                   "reused_runs": 9}
+        self.assertEqual(results.wall_line(summary),
+                         "Wall time: the runs took 600 s between them on 2 jobs; 9 of 10 runs "
+                         "were kept from an earlier invocation (--resume) and their time is from "
+                         "then: this invocation took 2 s.")
+        del summary["reused_runs"]
+        self.assertEqual(results.wall_line(summary),
+                         "Wall time: the runs took 600 s between them on 2 jobs; this invocation "
+                         "took 2 s.")
+
+
 if __name__ == "__main__":
     unittest.main()
