@@ -48,6 +48,12 @@ bool gtd_group_start(const policy_env_t *env) {
   gtd_groups.blocks = env->blocks;
   gtd_groups.tps = boot->ftl_gtd_group_tps;
   gtd_groups.lpns = boot->ftl_gtd_group_tps * entries_per_tp;
+  gtd_groups.lpn_shift = 0xFFu;
+  for (uint8_t shift = 0; shift < 32u; ++shift) {
+    if ((1u << shift) == gtd_groups.lpns) {
+      gtd_groups.lpn_shift = shift;
+    }
+  }
   gtd_groups.count = gtd_group_count(boot, env->lpn_count, entries_per_tp);
   gtd_groups.share = (gtd_groups.lpns + env->blocks->stripe_pages - 1u) / env->blocks->stripe_pages;
   gtd_groups.stripe_limit = boot->ftl_gtd_group_spare_stripes == 0

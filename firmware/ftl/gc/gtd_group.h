@@ -4,7 +4,7 @@
  * groups' LPNs and GC can rewrite a whole group in LPN order (section 3.3.3).
  *
  * - Host data: the grouping policy gtd_group forms each wordline from the buffered pages of one
- *   group, the group with the most eligible pages (the oldest among equals), to its stream. A
+ *   group, the first to have a whole wordline's eligible pages (else the most), to its stream. A
  *   group whose collection runs takes no host programs, so the pages GC rewrites stay
  *   contiguous (the authors' code collects synchronously).
  * - GC: the victim policy gtd_group collects a whole group. First a group holding
@@ -37,6 +37,7 @@ typedef struct gtd_groups {
   block_manager_t *blocks;
   uint32_t count;
   uint32_t lpns;         /* per group */
+  uint8_t lpn_shift;     /* log2 of lpns, or 0xFF: every buffered page asks its group */
   uint32_t tps;          /* per group */
   uint32_t first_stream; /* group g writes to stream first_stream + g */
   uint32_t share;        /* stripes a group's LPNs fill */
@@ -55,7 +56,9 @@ uint32_t gtd_group_count(const boot_config_t *boot, uint32_t lpn_count, uint32_t
 /* Adds the groups' streams and takes their tables, once per boot; false when they do not fit. */
 bool gtd_group_start(const policy_env_t *env);
 
-static inline uint32_t gtd_group_of_lpn(uint32_t lpn) { return lpn / gtd_groups.lpns; }
+static inline uint32_t gtd_group_of_lpn(uint32_t lpn) {
+  return block_divide(lpn, gtd_groups.lpns, gtd_groups.lpn_shift);
+}
 
 /* The group whose stream is `stream`, or gtd_groups.count for any other stream. */
 static inline uint32_t gtd_group_of_stream(uint32_t stream) {
