@@ -168,7 +168,10 @@ class ScenarioTest(unittest.TestCase):
                          ["warmup", "random_read", "sequential_read", "websearch1",
                           "websearch2", "websearch3", "systor17"])
         warm, rand, seq = phases[:3]
-        self.assertEqual(warm["capacity_multiple"], 1.0)
+        self.assertEqual(warm["capacity_multiple"], lf.WARMUP_MULTIPLE)
+        self.assertEqual(lf.WARMUP_MULTIPLE, 3.0)
+        custom = lf.points(["dftl"], lf.settings_of(3000, 2000, ["websearch1"], 0.5, False, 1.5))
+        self.assertEqual(custom[0]["scenario"]["workload"]["phases"][0]["capacity_multiple"], 1.5)
         self.assertEqual(warm["streams"][0], {"pattern": "random", "read_fraction": 0.0,
                                               "size": "4KiB", "queue_depth": 64})
         self.assertEqual((rand["requests"], rand["streams"][0]["pattern"],
