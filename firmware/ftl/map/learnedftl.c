@@ -28,6 +28,7 @@
  * rest TPFTL's. */
 #include "ftl/map/map.h"
 #include "ftl/map/scheme_common.h"
+#include "lib/bitmap.h"
 #include "lib/metrics.h"
 #include "ml/dplr.h"
 
@@ -72,18 +73,19 @@ static struct {
   learnedftl_stats_t stats;
 } lf;
 
-static bool bit_test(uint32_t lpn) { return (lf.bits[lpn >> 5] >> (lpn & 31u)) & 1u; }
+static bool bit_test(uint32_t lpn) { return bitmap_test(lf.bits, lpn); }
 
+/* The bitmap, keeping bits_set in step. */
 static void bit_set(uint32_t lpn) {
   if (!bit_test(lpn)) {
-    lf.bits[lpn >> 5] |= 1u << (lpn & 31u);
+    bitmap_set(lf.bits, lpn);
     ++lf.stats.bits_set;
   }
 }
 
 static void bit_clear(uint32_t lpn) {
   if (bit_test(lpn)) {
-    lf.bits[lpn >> 5] &= ~(1u << (lpn & 31u));
+    bitmap_clear(lf.bits, lpn);
     --lf.stats.bits_set;
   }
 }
@@ -146,7 +148,7 @@ static bool learnedftl_init(const map_env_t *env, arena_t *arena, uint32_t budge
   lf.trained = scheme_alloc(&budget, "map.learnedftl.trained", tps);
   lf.pieces = scheme_alloc(&budget, "map.learnedftl.pieces",
                            tps * lf.max_pieces * (uint32_t)sizeof(dplr_piece_t));
-  uint32_t bit_words = (tps * entries + 31u) / 32u;
+  uint32_t bit_words = bitmap_words(tps * entries);
   lf.bits = scheme_alloc(&budget, "map.learnedftl.bitmap", bit_words * 4u);
   lf.stats.model_bytes = budget.used;
   lf.buffer = scheme_alloc(&budget, "map.learnedftl.relocation_buffer",

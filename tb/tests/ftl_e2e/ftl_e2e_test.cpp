@@ -498,31 +498,27 @@ TEST(Learnedftl, SameScenarioTwiceGivesIdenticalStats) {
                         run_learnedftl("learnedftl_b", shorter));
 }
 
+// The scenario with `overrides` does not start, and says `message`.
+void expect_learnedftl_refused(const std::string& name, const std::string& overrides,
+                               const std::string& message) {
+  const E2eRun run = run_learnedftl(name, overrides);
+  EXPECT_NE(run.process.exit_code, 0) << name;
+  EXPECT_TRUE(contains(run.process.output, message)) << run.process.output;
+}
+
 TEST(LearnedftlKeys, ModelsNeedGroupAllocationAndGroupsNeedTheirReserve) {
-  const E2eRun greedy = run_learnedftl("learnedftl_greedy", "--set ftl.gc.victim=greedy");
-  EXPECT_NE(greedy.process.exit_code, 0);
-  EXPECT_TRUE(contains(greedy.process.output,
-                       "firmware.scheme = learnedftl needs group-based allocation, "
-                       "ftl.gc.victim = gtd_group and ftl.fsp.policy = gtd_group"))
-      << greedy.process.output;
-  const E2eRun half = run_learnedftl("learnedftl_half", "--set ftl.fsp.policy=baseline");
-  EXPECT_NE(half.process.exit_code, 0);
-  EXPECT_TRUE(contains(half.process.output,
-                       "ftl.gc.victim = gtd_group needs ftl.fsp.policy = gtd_group"))
-      << half.process.output;
+  expect_learnedftl_refused("learnedftl_greedy", "--set ftl.gc.victim=greedy",
+                            "firmware.scheme = learnedftl needs group-based allocation, "
+                            "ftl.gc.victim = gtd_group and ftl.fsp.policy = gtd_group");
+  expect_learnedftl_refused("learnedftl_half", "--set ftl.fsp.policy=baseline",
+                            "ftl.gc.victim = gtd_group needs ftl.fsp.policy = gtd_group");
   // A group fills 2 stripes: collecting one needs more than that in reserve.
-  const E2eRun reserve = run_learnedftl("learnedftl_reserve",
-                                        "--set ftl.gc.foreground_free=2");
-  EXPECT_NE(reserve.process.exit_code, 0);
-  EXPECT_TRUE(contains(reserve.process.output,
-                       "ftl.gc.foreground_free (2 stripes) must exceed the 2 stripes a GTD-entry "
-                       "group's LPNs fill"))
-      << reserve.process.output;
+  expect_learnedftl_refused("learnedftl_reserve", "--set ftl.gc.foreground_free=2",
+                            "ftl.gc.foreground_free (2 stripes) must exceed the 2 stripes a "
+                            "GTD-entry group's LPNs fill");
   // 5 % OP cannot hold a whole stripe per group beyond the shares.
-  const E2eRun full = run_learnedftl("learnedftl_op", "--set ftl.op=0.05");
-  EXPECT_NE(full.process.exit_code, 0);
-  EXPECT_TRUE(contains(full.process.output, "GTD-entry groups of 2 whole stripes"))
-      << full.process.output;
+  expect_learnedftl_refused("learnedftl_op", "--set ftl.op=0.05",
+                            "GTD-entry groups of 2 whole stripes");
 }
 
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a
