@@ -7,7 +7,7 @@
 #include "memory_map.h"
 
 #define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
-#define BOOT_CONFIG_VERSION 11u
+#define BOOT_CONFIG_VERSION 12u
 
 /* Byte offsets of the fields the boot code reads in assembly (checked against the struct). */
 #define BOOT_CONFIG_OFFSET_MAGIC 0
@@ -67,6 +67,15 @@ enum boot_fsp_policy {
   BOOT_FSP_COUNT = 6
 };
 #define BOOT_FSP_NAMES {"baseline", "frequency", "distance", "rl", "sorted", "gtd_group"}
+
+/* Which stripe of a GTD-entry group gtd_group GC may collect alone, into the group's open
+ * stripe, instead of the whole group: ftl.gtd_group.lone_stripe. */
+enum boot_gtd_lone_stripe {
+  BOOT_GTD_LONE_EMPTY = 0, /* one with no valid page (the paper: whole groups otherwise) */
+  BOOT_GTD_LONE_FITS = 1,  /* the emptiest, when the open stripe has room (the authors' code) */
+  BOOT_GTD_LONE_COUNT = 2
+};
+#define BOOT_GTD_LONE_NAMES {"empty", "fits"}
 
 /* Where a structure lives: ftl.write_buffer.location. */
 enum boot_memory {

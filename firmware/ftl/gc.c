@@ -55,6 +55,9 @@ static struct gc_counters {
 
 static uint32_t unit_pages(void) { return env.blocks->pages_per_program; }
 
+/* The pages a batch holds: ftl.gc.batch_programs program units. */
+static uint32_t batch_capacity(void) { return unit_pages() * env.boot->ftl_gc_batch_programs; }
+
 /* One page a GC batch moves. */
 typedef struct gc_move {
   task_t task;
@@ -121,6 +124,12 @@ static struct {
   uint32_t cursor; /* next page of the victim (data) or next TP (translation) */
   uint32_t batch;
   uint32_t pending;
+  /* The batch's programs (ftl.gc.batch_programs of them at most; program p holds pages
+   * [p * unit_pages, (p + 1) * unit_pages)): each one's VPN once submitted (BLOCK_NONE before,
+   * and again after it failed), and those done. */
+  uint32_t *program_vpn;
+  uint32_t programs;
+  uint32_t programs_done;
   gc_drained_t drained[GC_MAX_DRAINED];
   uint32_t drained_count;
   gc_drained_t erasing;    /* the victim whose members are being erased (stripe BLOCK_NONE: none) */
@@ -627,7 +636,7 @@ static void gc_scan(void) {
   if (gc.batch == 0) {
     settle_ordered();
   }
-  while (gc.batch < unit_pages()) {
+  while (gc.batch < batch_capacity()) {
     uint32_t vpn;
     if (gc.ordered == GC_ORDERED_PASS) {
       vpn = next_ordered_page();
@@ -686,7 +695,7 @@ static void gc_scan(void) {
   } else if (erasable_victim() != GC_MAX_DRAINED) {
     gc.stage = GC_ERASE;
     task_schedule(&gc.task);
-  } else if (gc.batch == unit_pages() || stream_changes ||
+  } else if (gc.batch == batch_capacity() || stream_changes ||
              (gc.batch != 0 && gc.victim == BLOCK_NONE &&
               (gc.batch_rescued || gc.merging != 0 || gc.ordered != GC_ORDERED_NONE ||
                pools_low(env.boot->ftl_gc_background_free)))) {
@@ -699,20 +708,33 @@ static void gc_scan(void) {
   }
 }
 
+/* The batch's pages [first, end) of program `program`. */
+static uint32_t program_first(uint32_t program) { return program * unit_pages(); }
+static uint32_t program_end(uint32_t program) {
+  uint32_t end = program_first(program) + unit_pages();
+  return end < gc.batch ? end : gc.batch;
+}
+
 static void gc_program_done(flash_op_t *op, uint32_t status) {
+  uint32_t program = op->user;
   if (status != NFC_STATUS_OK) {
     block_program_failed(env.blocks, op->vpn);
-    gc.stage = GC_PROGRAM;
-    task_schedule(&gc.task);
+    gc.program_vpn[program] = BLOCK_NONE; /* programmed again elsewhere */
+    if (gc.stage == GC_PROGRAMMING) {
+      gc.stage = GC_PROGRAM;
+      task_schedule(&gc.task);
+    }
     return;
   }
-  for (uint32_t i = gc.batch; i < unit_pages(); ++i) {
+  uint32_t first = program_first(program);
+  uint32_t count = program_end(program) - first;
+  for (uint32_t i = count; i < unit_pages(); ++i) {
     block_page_settled(env.blocks, op->vpn + i);
   }
   if (env.scheme->programmed != 0) {
     uint32_t lpns[TP_STORE_MAX_UNIT_PAGES];
     for (uint32_t i = 0; i < unit_pages(); ++i) {
-      lpns[i] = i < gc.batch ? gc.moves[i].lpn : OOB_FILLER;
+      lpns[i] = i < count ? gc.moves[first + i].lpn : OOB_FILLER;
     }
     env.scheme->programmed(lpns, op->vpn, unit_pages());
   }
@@ -724,10 +746,16 @@ static void gc_program_done(flash_op_t *op, uint32_t status) {
                             .stripe = block_stripe_of(env.blocks, op->vpn)};
     policy_emit(&event);
   }
+  for (uint32_t i = 0; i < count; ++i) {
+    gc.moves[first + i].new_vpn = op->vpn + i;
+  }
+  if (++gc.programs_done < gc.programs) {
+    return;
+  }
+  /* Every program is done: the moves are mapped, the batch's in turn. */
   gc.stage = GC_UPDATING;
   gc.pending = gc.batch;
   for (uint32_t i = 0; i < gc.batch; ++i) {
-    gc.moves[i].new_vpn = op->vpn + i;
     /* GC knows the page its copy replaces: no scheme has to find it. */
     task_map_update_start(&gc.moves[i].update, &gc.moves[i].task, gc.moves[i].lpn,
                           gc.moves[i].old_vpn);
@@ -738,6 +766,8 @@ static void gc_program_done(flash_op_t *op, uint32_t status) {
 static void gc_move_finished(void) {
   if (--gc.pending == 0) {
     gc.batch = 0;
+    gc.programs = 0;
+    gc.programs_done = 0;
     gc.victim_in_batch = false;
     gc.batch_rescued = false;
     gc.batch_cold = false;
@@ -804,32 +834,52 @@ static void gc_erase_done(flash_op_t *op, uint32_t status) {
   }
 }
 
+/* Submits the batch's programs not yet submitted (all of them, on the first call), as records
+ * allow; GC_PROGRAMMING once every one is out. */
 static void gc_program(void) {
-  if (!env.record_available()) {
-    task_wait(TASK_WAIT_FLASH, &gc.task);
-    return;
+  if (gc.programs == 0) {
+    gc.programs = (gc.batch + unit_pages() - 1u) / unit_pages();
+    for (uint32_t program = 0; program < gc.programs; ++program) {
+      gc.program_vpn[program] = BLOCK_NONE;
+    }
   }
-  env.blocks->gc_opens_most_worn = gc.batch_cold;
-  /* Into the stream's reserve if need be: GC frees what the host waits for. */
-  uint32_t vpn = block_alloc_wordline(env.blocks, gc.batch_stream, 0);
-  if (vpn == BLOCK_NONE) {
-    fw_printf("ftl: no free stripe left for GC (%u free groups; %u groups retired as bad)\n",
-              (unsigned)block_free_groups(env.blocks), (unsigned)env.blocks->retired_groups);
-    system_fault();
+  gc.stage = GC_PROGRAM;
+  for (uint32_t program = 0; program < gc.programs; ++program) {
+    if (gc.program_vpn[program] != BLOCK_NONE) {
+      continue;
+    }
+    if (!env.record_available()) {
+      task_wait(TASK_WAIT_FLASH, &gc.task);
+      return;
+    }
+    env.blocks->gc_opens_most_worn = gc.batch_cold;
+    /* Into the stream's reserve if need be: GC frees what the host waits for. */
+    uint32_t vpn = block_alloc_wordline(env.blocks, gc.batch_stream, 0);
+    if (vpn == BLOCK_NONE) {
+      fw_printf("ftl: no free stripe left for GC (%u free groups; %u groups retired as bad)\n",
+                (unsigned)block_free_groups(env.blocks), (unsigned)env.blocks->retired_groups);
+      system_fault();
+    }
+    gc.program_vpn[program] = vpn;
+    flash_op_t *op = env.take_record(gc_program_done, 0);
+    op->user = program;
+    uint32_t first = program_first(program);
+    uint32_t count = program_end(program) - first;
+    for (uint32_t i = 0; i < count; ++i) {
+      const gc_move_t *move = &gc.moves[first + i];
+      flash_io_user(env.flash, op, i, gc.slots + (first + i) * env.blocks->geometry.page_bytes,
+                    true);
+      flash_oob(env.flash, op, i)[OOB_WORD_OWNER] = move->lpn;
+      flash_oob(env.flash, op, i)[OOB_WORD_COPIES] = move->copies + 1u;
+    }
+    counters.padding += flash_io_pad(env.flash, op, count, unit_pages(), env.filler_page, false);
+    counters.pages_programmed += count;
+    if (env.scheme->program_oob != 0) {
+      env.scheme->program_oob(vpn, unit_pages(), op->oob, env.flash->oob_words);
+    }
+    flash_program(env.flash, op, vpn, env.blocks->unit_planes);
   }
-  flash_op_t *op = env.take_record(gc_program_done, 0);
-  for (uint32_t i = 0; i < gc.batch; ++i) {
-    flash_io_user(env.flash, op, i, gc.slots + i * env.blocks->geometry.page_bytes, true);
-    flash_oob(env.flash, op, i)[OOB_WORD_OWNER] = gc.moves[i].lpn;
-    flash_oob(env.flash, op, i)[OOB_WORD_COPIES] = gc.moves[i].copies + 1u;
-  }
-  counters.padding += flash_io_pad(env.flash, op, gc.batch, unit_pages(), env.filler_page, false);
-  counters.pages_programmed += gc.batch;
   gc.stage = GC_PROGRAMMING;
-  if (env.scheme->program_oob != 0) {
-    env.scheme->program_oob(vpn, unit_pages(), op->oob, env.flash->oob_words);
-  }
-  flash_program(env.flash, op, vpn, env.blocks->unit_planes);
 }
 
 /* Erases the members of a drained victim none of whose pages waits in the batch: every page it
@@ -954,11 +1004,16 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
     counters.victim_valid_bucket_width = 1;
   }
   const uint32_t page_bytes = env.blocks->geometry.page_bytes;
-  gc.slots = (uint8_t *)arena_alloc(arena, "gc_slots", unit_pages() * page_bytes);
-  gc.moves = (gc_move_t *)arena_alloc(arena, "gc_moves", unit_pages() * (uint32_t)sizeof(gc_move_t));
-  if (gc.slots == 0 || gc.moves == 0) {
+  gc.slots = (uint8_t *)arena_alloc(arena, "gc_slots", batch_capacity() * page_bytes);
+  gc.moves =
+      (gc_move_t *)arena_alloc(arena, "gc_moves", batch_capacity() * (uint32_t)sizeof(gc_move_t));
+  gc.program_vpn = (uint32_t *)arena_alloc(arena, "gc_program_vpns",
+                                           env.boot->ftl_gc_batch_programs * 4u);
+  if (gc.slots == 0 || gc.moves == 0 || gc.program_vpn == 0) {
     return false;
   }
+  gc.programs = 0;
+  gc.programs_done = 0;
   gc.ordered = GC_ORDERED_NONE;
   gc.entries_per_tp = page_bytes / (uint32_t)sizeof(uint32_t);
   gc.tp_reading = false;
@@ -967,7 +1022,7 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   gc.in_set = 0;
   if (env.victim_policy->orders_by_lpn) {
     /* The TP copy, the set's stripes, and the moves of up to a TP and a batch beyond it. */
-    gc.moved_capacity = gc.entries_per_tp + unit_pages();
+    gc.moved_capacity = gc.entries_per_tp + batch_capacity();
     gc.tp_entries = (uint32_t *)arena_alloc(arena, "gc_tp_copy", page_bytes);
     gc.in_set = (uint8_t *)arena_alloc(arena, "gc_ordered_set", env.blocks->stripe_count);
     gc.moved_lpns = (uint32_t *)arena_alloc(arena, "gc_moved_lpns", gc.moved_capacity * 4u);
@@ -977,7 +1032,7 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
     }
     memset(gc.in_set, 0, env.blocks->stripe_count);
   }
-  for (uint32_t i = 0; i < unit_pages(); ++i) {
+  for (uint32_t i = 0; i < batch_capacity(); ++i) {
     gc.moves[i].task.run = run_gc_move;
     gc.moves[i].update.waiter.resume = resume_gc_move;
   }

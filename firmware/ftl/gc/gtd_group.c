@@ -81,7 +81,10 @@ bool gtd_group_start(const policy_env_t *env) {
       gtd_groups.first_stream = stream;
     }
   }
+  gtd_groups.stripe_collections = 0;
+  gtd_groups.lone_fits = boot->ftl_gtd_group_lone_stripe == BOOT_GTD_LONE_FITS;
   metrics_counter("gtd_group.collections", &gtd_groups.collections);
+  metrics_counter("gtd_group.stripe_collections", &gtd_groups.stripe_collections);
   return true;
 }
 
@@ -165,6 +168,32 @@ static uint32_t group_set(const block_manager_t *blocks, uint32_t stream,
   return count;
 }
 
+/* The group's emptiest collectable stripe, when it may be collected alone
+ * (ftl.gtd_group.lone_stripe): it holds no valid page, or, for "fits" (the authors' single-line
+ * GC), the group's open stripe has room for its valid pages (and it frees a page); BLOCK_NONE
+ * otherwise. The open stripe's pages still in flight count as room: they are the host's
+ * rewrites of pages the victim holds (the authors' code is synchronous: none are in flight). */
+static uint32_t lone_stripe(const block_manager_t *blocks, uint32_t stream) {
+  uint32_t open = blocks->streams[stream].open_stripe;
+  uint32_t room = 0;
+  if (open != BLOCK_NONE && gtd_groups.lone_fits) {
+    const block_stripe_t *filling = &blocks->stripes[open];
+    room = blocks->stripe_pages - filling->programmed_pages + filling->unsettled_pages;
+  }
+  uint32_t victim = BLOCK_NONE;
+  uint32_t victim_kept = blocks->stripe_pages;
+  for (uint32_t stripe = 0; stripe < blocks->stripe_count; ++stripe) {
+    if (blocks->stripes[stripe].stream == stream && block_collectable(blocks, stripe)) {
+      uint32_t kept = block_stripe_kept_pages(blocks, stripe);
+      if (kept < victim_kept) {
+        victim = stripe;
+        victim_kept = kept;
+      }
+    }
+  }
+  return victim_kept <= room ? victim : BLOCK_NONE;
+}
+
 static bool gtd_group_select(const block_manager_t *blocks, victim_choice_t *choice) {
   memset(gtd_groups.invalid, 0, gtd_groups.count * sizeof(uint32_t));
   /* The best stripe of another stream, collected alone in VPN order. */
@@ -195,15 +224,25 @@ static bool gtd_group_select(const block_manager_t *blocks, victim_choice_t *cho
       break;
     }
     uint32_t stream = gtd_groups.first_stream + group;
-    block_stream_close(gtd_groups.blocks, stream);
-    choice->count = group_set(blocks, stream, choice);
+    uint32_t lone = at_limit(group) ? BLOCK_NONE : lone_stripe(blocks, stream);
+    if (lone != BLOCK_NONE) {
+      choice->stripes[0] = lone;
+      choice->count = 1;
+    } else {
+      block_stream_close(gtd_groups.blocks, stream);
+      choice->count = group_set(blocks, stream, choice);
+    }
     if (choice->count != 0 &&
         block_stripe_kept_pages(blocks, choice->stripes[0]) < blocks->stripe_pages) {
       choice->stream = stream;
       choice->first_tp = group * gtd_groups.tps;
       choice->tp_count = gtd_groups.tps;
       GTD_GROUP_CHANGE(group, gtd_groups.collecting[group] = choice->count);
-      ++gtd_groups.collections;
+      if (lone != BLOCK_NONE) {
+        ++gtd_groups.stripe_collections;
+      } else {
+        ++gtd_groups.collections;
+      }
       return true;
     }
     gtd_groups.invalid[group] = GTD_GROUP_RULED_OUT;

@@ -14,7 +14,12 @@
  *   the authors' code takes the oldest full line of a group with two lines or more). The group's
  *   open stripe is closed (every block of the group is collected, as in the paper's Figure 9),
  *   and its stripes are moved in LPN order to the group's stream: fresh stripes, which the
- *   group's host data then continues. A stripe of another stream (translation pages, GC's
+ *   group's host data then continues. When the pools are low (the group not at its limit), a
+ *   stripe of the group may be collected alone, in LPN order too, into the group's open stripe
+ *   (ftl.gtd_group.lone_stripe): one the host has wholly rewritten (sequential writes), which
+ *   moves nothing; or, as the authors' code does where the paper says whole groups, the emptiest
+ *   whenever the open stripe has room for its valid pages (its TPs are then trained on those and
+ *   on the mappings their models gave exactly). A stripe of another stream (translation pages, GC's
  *   wear-levelling and rescue relocations) holding more invalid pages than the chosen group is
  *   collected alone, in VPN order.
  *
@@ -42,10 +47,12 @@ typedef struct gtd_groups {
   uint32_t first_stream; /* group g writes to stream first_stream + g */
   uint32_t share;        /* stripes a group's LPNs fill */
   uint32_t stripe_limit; /* share + ftl.gtd_group.spare_stripes; 0: none */
+  bool lone_fits;        /* ftl.gtd_group.lone_stripe fits */
   uint32_t *stripes;     /* [g]: stripes its stream holds (open, full or being collected) */
   uint32_t *collecting;  /* [g]: stripes of its victim set not yet erased */
   uint32_t *invalid;     /* [g]: scratch of the victim choice */
   uint64_t collections;  /* victim sets of whole groups */
+  uint64_t stripe_collections; /* victim sets of one stripe into its group's open stripe */
 } gtd_groups_t;
 
 extern gtd_groups_t gtd_groups;

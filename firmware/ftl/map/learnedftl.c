@@ -15,9 +15,9 @@
  *   write, continued over later programs), since here updates follow their program.
  * - GC-time training (section 3.3.3): with group-based allocation (ftl/gc/gtd_group.h) GC moves
  *   a group's valid pages in LPN order, TP by TP; relocated() fits the TP's model to the moved
- *   mappings (DPLR) and sets each bit only where the model gives the page's VPN exactly and the
- *   page is still valid (section 3.4). A TP with fewer than ftl.learnedftl.train_min moved
- *   mappings keeps its model (the authors' code trains above 30).
+ *   mappings and those the old model gave exactly (DPLR) and sets each bit only where the model
+ *   gives the page's VPN exactly and the page is still valid (section 3.4). A TP with fewer than
+ *   ftl.learnedftl.train_min moved mappings keeps its model (the authors' code trains above 30).
  * - GC's updates of LPNs the CMT does not hold (their old VPN known) gather in a relocation
  *   buffer of one TP and reach it in one writeback when GC's updates turn to another TP (or on
  *   flush), so that a group's GC rewrites only the group's TPs (section 4.2), instead of a TP
@@ -353,8 +353,11 @@ static void learnedftl_programmed(const uint32_t *lpns, uint32_t first_vpn, uint
   }
 }
 
-/* GC-time training: DPLR over the moved mappings, then one bit per LPN the model gives
- * exactly. */
+/* GC-time training: DPLR over the TP's mappings GC knows, then one bit per LPN the model gives
+ * exactly. Those it knows are the moved ones and those whose bit is set: their VPN is what the
+ * model gives them (any update clears the bit). So when GC collected only some of the TP's pages
+ * (a lone stripe of the group), the pages elsewhere the old model predicted are fitted too, and
+ * keep their bit where the new model still gives their VPN. */
 static void learnedftl_relocated(uint32_t tp, const uint32_t *lpns, const uint32_t *vpns,
                                  uint32_t count) {
   if (count == 0 || count < lf.env.boot->ftl_learnedftl_train_min) {
@@ -363,23 +366,39 @@ static void learnedftl_relocated(uint32_t tp, const uint32_t *lpns, const uint32
   }
   uint32_t started = lf.env.cycles();
   uint32_t first = tp * lf.env.entries_per_tp;
+  uint32_t end = first + scheme_tp_lpns(&lf.env, tp);
   uint32_t start = vpns[0];
-  for (uint32_t i = 0; i < count; ++i) {
-    lf.fit_x[i] = (uint16_t)(lpns[i] - first);
-    lf.fit_y[i] = (int32_t)(vpns[i] - start);
+  uint32_t points = 0;
+  uint32_t moved = 0;
+  for (uint32_t lpn = first; lpn < end; ++lpn) {
+    uint32_t vpn;
+    if (moved < count && lpns[moved] == lpn) {
+      vpn = vpns[moved++];
+    } else if (bit_test(lpn)) {
+      vpn = model_vpn(lpn);
+    } else {
+      continue;
+    }
+    lf.fit_x[points] = (uint16_t)(lpn - first);
+    lf.fit_y[points] = (int32_t)(vpn - start);
+    ++points;
   }
   dplr_piece_t *pieces = &lf.pieces[tp * lf.max_pieces];
   lf.piece_count[tp] =
-      (uint8_t)dplr_fit(lf.fit_x, lf.fit_y, count, lf.max_pieces, lf.fit_scratch, pieces);
+      (uint8_t)dplr_fit(lf.fit_x, lf.fit_y, points, lf.max_pieces, lf.fit_scratch, pieces);
   lf.start_vpn[tp] = start;
   lf.trained[tp] = 1;
-  for (uint32_t lpn = first; lpn < first + scheme_tp_lpns(&lf.env, tp); ++lpn) {
-    bit_clear(lpn);
-  }
-  for (uint32_t i = 0; i < count; ++i) {
-    if (lf.env.page_valid(vpns[i]) && model_vpn(lpns[i]) == vpns[i]) {
-      bit_set(lpns[i]);
-      ++lf.stats.trained_bits;
+  moved = 0;
+  for (uint32_t i = 0; i < points; ++i) {
+    uint32_t lpn = first + lf.fit_x[i];
+    uint32_t vpn = start + (uint32_t)lf.fit_y[i];
+    bool was_moved = moved < count && lpns[moved] == lpn;
+    moved += was_moved;
+    if (model_vpn(lpn) == vpn && (!was_moved || lf.env.page_valid(vpn))) {
+      bit_set(lpn);
+      lf.stats.trained_bits += was_moved;
+    } else {
+      bit_clear(lpn);
     }
   }
   ++lf.stats.trainings;

@@ -1,7 +1,8 @@
 // Group-based allocation (firmware/ftl/gc/gtd_group.c, firmware/ftl/fsp/gtd_group.c): host
 // wordlines hold one GTD-entry group's pages and go to its stream, and GC collects a whole group
 // in LPN order: the one at its stripe limit, else the one holding more than its share with the
-// most invalid pages, or a stripe of another stream alone when that frees more.
+// most invalid pages (its emptiest stripe alone when the group's open stripe has room for it),
+// or a stripe of another stream alone when that frees more.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,7 +42,7 @@ struct GtdGroupTest : ::testing::Test {
   boot_config_t boot{};
   fw_stats_t stats{};
 
-  void start(uint32_t spare_stripes) {
+  void start(uint32_t spare_stripes, uint32_t lone_stripe = BOOT_GTD_LONE_EMPTY) {
     arena_init(&meta_arena, meta, sizeof meta, FW_STATS_LOCATION_SRAM);
     arena_init(&data_arena, data, sizeof data, FW_STATS_LOCATION_DRAM);
     ASSERT_TRUE(block_init(&blocks, &geometry, false, kCWDP, BLOCK_BUILTIN_STREAMS + 8,
@@ -49,6 +50,7 @@ struct GtdGroupTest : ::testing::Test {
     ASSERT_TRUE(wb_init(&wb, kSlots, 512, false, &meta_arena, &data_arena));
     boot.ftl_gtd_group_tps = 2;
     boot.ftl_gtd_group_spare_stripes = spare_stripes;
+    boot.ftl_gtd_group_lone_stripe = lone_stripe;
     policy_listeners_reset();
     metrics_init(&stats);
     policy_env_t env{&boot, &meta_arena, nullptr, &blocks, &wb, kLpns, kEntriesPerTp};
@@ -154,16 +156,17 @@ TEST_F(GtdGroupTest, EachWordlineHoldsOneGroupsPagesAndGoesToItsStream) {
 }
 
 // Groups 1 and 2 each hold two stripes (more than their share of one); group 2's hold more
-// invalid pages: GC closes its open stripe and collects both its stripes, fewest valid first,
-// in LPN order over its two TPs. Group 5, within its share, is never chosen, however many
-// invalid pages it holds.
+// invalid pages, and its open stripe has no room for the 10 valid pages of its full one
+// (ftl.gtd_group.lone_stripe: fits): GC
+// closes the open stripe and collects both its stripes, fewest valid first, in LPN order over its
+// two TPs. Group 5, within its share, is never chosen, however many invalid pages it holds.
 TEST_F(GtdGroupTest, CollectsTheGroupOverItsShareWithTheMostInvalidPagesWholeInLpnOrder) {
-  ASSERT_NO_FATAL_FAILURE(start(4));
+  ASSERT_NO_FATAL_FAILURE(start(4, BOOT_GTD_LONE_FITS));
   const uint32_t programs = blocks.programs_per_stripe;
   const uint32_t g1_full = program(stream(1), programs);
   const uint32_t g1_open = program(stream(1), 2);
   const uint32_t g2_full = program(stream(2), programs);
-  const uint32_t g2_open = program(stream(2), 3);
+  const uint32_t g2_open = program(stream(2), 4);
   const uint32_t g5_full = program(stream(5), programs);
   invalidate(g1_full, 4);
   invalidate(g2_full, 6);
@@ -176,16 +179,25 @@ TEST_F(GtdGroupTest, CollectsTheGroupOverItsShareWithTheMostInvalidPagesWholeInL
   EXPECT_EQ(choice.first_tp, 4u);
   EXPECT_EQ(choice.tp_count, 2u);
   ASSERT_EQ(choice.count, 2u);
-  // The open stripe (6 valid) was closed and comes first: fewer valid pages than the full one's 10.
+  // The open stripe (8 valid) was closed and comes first: fewer valid pages than the full one's 10.
   EXPECT_EQ(choice.stripes[0], g2_open);
   EXPECT_EQ(choice.stripes[1], g2_full);
   EXPECT_EQ(blocks.stripes[g2_open].state, BLOCK_FULL);
   EXPECT_EQ(blocks.streams[stream(2)].open_stripe, BLOCK_NONE);
   EXPECT_EQ(blocks.streams[stream(1)].open_stripe, g1_open) << "only the chosen group closes";
   EXPECT_EQ(gtd_groups.collecting[2], 2u);
-  // Chosen once: the next choice is group 1; group 5 never.
+  // Chosen once: the next choice is group 1, whose open stripe has room for the 12 valid pages of
+  // its full one: that stripe alone, in LPN order over the group's TPs; group 5 never.
   ASSERT_TRUE(select(choice));
   EXPECT_EQ(choice.stream, stream(1));
+  ASSERT_EQ(choice.count, 1u);
+  EXPECT_EQ(choice.stripes[0], g1_full);
+  EXPECT_EQ(choice.first_tp, 2u);
+  EXPECT_EQ(choice.tp_count, 2u);
+  EXPECT_EQ(blocks.streams[stream(1)].open_stripe, g1_open) << "the stripe it fills stays open";
+  EXPECT_EQ(gtd_groups.collections, 1u);
+  EXPECT_EQ(gtd_groups.stripe_collections, 1u);
+  EXPECT_EQ(gtd_groups.collecting[1], 1u);
   EXPECT_FALSE(select(choice)) << "group 5 holds its share only: collecting it frees nothing";
   // Group 2's stripes erased: no longer being collected.
   for (uint32_t stripe : {g2_open, g2_full}) {
@@ -201,12 +213,14 @@ TEST_F(GtdGroupTest, CollectsTheGroupOverItsShareWithTheMostInvalidPagesWholeInL
 }
 
 // A group over its share frees a stripe even when none of its pages is invalid (a stripe closed
-// early by its last collection holds only valid pages, and unwritten ones): it is still chosen.
+// early by its last collection holds only valid pages, and unwritten ones): it is still chosen,
+// whole when its open stripe has no room for the closed one's pages, else (lone_stripe: fits)
+// that stripe alone.
 TEST_F(GtdGroupTest, AGroupOverItsShareIsCollectedWithNoInvalidPage) {
-  ASSERT_NO_FATAL_FAILURE(start(4));
-  const uint32_t closed = program(stream(3), 2);
+  ASSERT_NO_FATAL_FAILURE(start(4, BOOT_GTD_LONE_FITS));
+  const uint32_t closed = program(stream(3), 5);
   block_stream_close(&blocks, stream(3));
-  const uint32_t open = program(stream(3), 1);
+  const uint32_t open = program(stream(3), 4);
   ASSERT_EQ(gtd_groups.stripes[3], 2u);
   victim_choice_t choice;
   ASSERT_TRUE(select(choice)) << "collecting group 3's stripes frees one";
@@ -214,6 +228,73 @@ TEST_F(GtdGroupTest, AGroupOverItsShareIsCollectedWithNoInvalidPage) {
   EXPECT_EQ(choice.count, 2u);
   EXPECT_EQ(choice.stripes[0], open);
   EXPECT_EQ(choice.stripes[1], closed);
+  EXPECT_EQ(choice.tp_count, 2u);
+
+  const uint32_t small = program(stream(4), 2);
+  block_stream_close(&blocks, stream(4));
+  program(stream(4), 1);
+  ASSERT_TRUE(select(choice));
+  EXPECT_EQ(choice.stream, stream(4));
+  ASSERT_EQ(choice.count, 1u) << "its 4 pages fit in the open stripe's 14";
+  EXPECT_EQ(choice.stripes[0], small);
+  EXPECT_EQ(choice.tp_count, 2u);
+}
+
+// lone_stripe fits: the room the open stripe has counts its pages still in flight (programs not
+// yet mapped): they are the host's rewrites of pages the full stripe holds. A stripe the host has
+// wholly rewritten goes alone at no cost, whatever the room.
+TEST_F(GtdGroupTest, TheOpenStripesPagesInFlightCountAsRoom) {
+  ASSERT_NO_FATAL_FAILURE(start(4, BOOT_GTD_LONE_FITS));
+  const uint32_t programs = blocks.programs_per_stripe;
+  const uint32_t full = program(stream(2), programs);
+  const uint32_t open = program(stream(2), 3);  // 6 pages mapped
+  for (uint32_t p = 0; p < 2; ++p) {            // 4 more allocated, not yet mapped
+    ASSERT_NE(block_alloc_wordline(&blocks, stream(2), 0), BLOCK_NONE);
+  }
+  ASSERT_EQ(blocks.stripes[open].unsettled_pages, 4u);
+  invalidate(full, 6);  // 10 valid: more than the 6 pages unallocated, not than 6 + 4
+  victim_choice_t choice;
+  ASSERT_TRUE(select(choice));
+  ASSERT_EQ(choice.count, 1u);
+  EXPECT_EQ(choice.stripes[0], full);
+  EXPECT_EQ(choice.stream, stream(2));
+
+  const uint32_t rewritten = program(stream(6), programs);
+  invalidate(rewritten, blocks.stripe_pages);
+  block_stream_close(&blocks, stream(6));
+  const uint32_t second = program(stream(6), programs);  // full: the stream has no open stripe
+  ASSERT_EQ(blocks.streams[stream(6)].open_stripe, BLOCK_NONE);
+  ASSERT_NE(second, rewritten);
+  ASSERT_TRUE(select(choice));
+  EXPECT_EQ(choice.stream, stream(6));
+  ASSERT_EQ(choice.count, 1u);
+  EXPECT_EQ(choice.stripes[0], rewritten);
+}
+
+// lone_stripe empty (the paper's whole groups): a stripe the host has wholly rewritten is
+// collected alone, moving nothing; one with a valid page left takes its whole group, however much
+// room the open stripe has.
+TEST_F(GtdGroupTest, OnlyAStripeWithNoValidPageGoesAloneByDefault) {
+  ASSERT_NO_FATAL_FAILURE(start(4));
+  const uint32_t programs = blocks.programs_per_stripe;
+  const uint32_t rewritten = program(stream(3), programs);
+  invalidate(rewritten, blocks.stripe_pages);
+  program(stream(3), 2);
+  const uint32_t nearly = program(stream(5), programs);
+  invalidate(nearly, blocks.stripe_pages - 1);
+  const uint32_t open = program(stream(5), 1);
+  victim_choice_t choice;
+  ASSERT_TRUE(select(choice));
+  EXPECT_EQ(choice.stream, stream(3));
+  ASSERT_EQ(choice.count, 1u);
+  EXPECT_EQ(choice.stripes[0], rewritten);
+  EXPECT_EQ(gtd_groups.stripe_collections, 1u);
+  ASSERT_TRUE(select(choice));
+  EXPECT_EQ(choice.stream, stream(5));
+  ASSERT_EQ(choice.count, 2u) << "its 1 valid page does not go alone";
+  EXPECT_EQ(choice.stripes[0], nearly);
+  EXPECT_EQ(choice.stripes[1], open);
+  EXPECT_EQ(gtd_groups.collections, 1u);
 }
 
 // A group reaching its share plus ftl.gtd_group.spare_stripes is due whatever the pools say,

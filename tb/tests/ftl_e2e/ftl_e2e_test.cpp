@@ -471,7 +471,8 @@ TEST(Learnedftl, GroupGcTrainsModelsThatServeReadsAndNoPredictionIsWrong) {
   const nlohmann::json& overwrite = phase(run, 1);
   EXPECT_GT(counter(overwrite, "gc", "ordered_sets"), 0u);
   EXPECT_EQ(counter(overwrite, "gc", "ordered_sets"),
-            counter(overwrite, "gtd_group", "collections"));
+            counter(overwrite, "gtd_group", "collections") +
+                counter(overwrite, "gtd_group", "stripe_collections"));
   EXPECT_GE(counter(overwrite, "gc", "ordered_tp_reads"),
             counter(overwrite, "gc", "ordered_sets"));
   EXPECT_GT(counter(overwrite, "learnedftl", "trainings"), 0u);
@@ -490,6 +491,21 @@ TEST(Learnedftl, GroupGcTrainsModelsThatServeReadsAndNoPredictionIsWrong) {
   EXPECT_LT(random_read["flash_reads_per_host_read"].get<double>(), 1.3);
   EXPECT_GT(counter(random_read, "learnedftl", "model_hits"),
             counter(random_read, "learnedftl", "cmt_hits"));
+}
+
+// The authors' cheaper collection (ftl.gtd_group.lone_stripe: fits) moves a lone stripe of a
+// group and trains its TPs on those pages and on the mappings their models gave exactly: still
+// no prediction may be wrong, and the models still serve reads.
+TEST(Learnedftl, LoneStripesTrainOnWhatTheModelsKnewAndNoPredictionIsWrong) {
+  const E2eRun run = run_learnedftl("learnedftl_fits", "--set ftl.gtd_group.lone_stripe=fits");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& overwrite = phase(run, 1);
+  EXPECT_GT(counter(overwrite, "gtd_group", "stripe_collections"), 0u);
+  EXPECT_EQ(counter(overwrite, "gc", "ordered_sets"),
+            counter(overwrite, "gtd_group", "collections") +
+                counter(overwrite, "gtd_group", "stripe_collections"));
+  EXPECT_EQ(counter(run.stats["ftl"]["run"], "learnedftl", "filter_errors"), 0u);
+  EXPECT_GT(counter(phase(run, 2), "learnedftl", "model_hits"), 0u);
 }
 
 TEST(Learnedftl, SameScenarioTwiceGivesIdenticalStats) {
@@ -639,26 +655,74 @@ TEST(FtlWearLevelling, StaticWearLevellingLeavesGcTheSpaceItNeedsOnANearlyFullDe
   EXPECT_LE(erase["max"].get<uint64_t>() - erase["min"].get<uint64_t>(), kSpread + 2);
 }
 
-TEST(FtlBadBlocks, DataOnGroupsRetiredByFailedProgramsIsMovedOffAndReadsBack) {
-  // 0.5 % of programs fail. Each failure retires its group with the data of the wordlines
-  // programmed before; GC collects the stripe holding it before any other, moves that data off
-  // and never erases the group, and the verify phase reads every page back through the oracle.
-  const uint64_t set = 16 << 20;
-  const E2eRun run = run_scenario(
-      "bad_blocks",
+// DFTL with 0.5 % of programs failing while a 16 MiB set is filled, overwritten twice at random
+// and read back.
+constexpr uint64_t kFailingProgramsSet = 16 << 20;
+E2eRun run_failing_programs(const std::string& name, const std::string& overrides = "") {
+  return run_scenario(
+      name,
       device_yaml("dftl") +
-          fill_then_verify(set, stream_phase("overwrite", bytes(2 * set),
-                                             fmt::format("pattern: random, read_fraction: 0.0, "
-                                                         "size: 8KiB, queue_depth: 32, "
-                                                         "working_set: {}",
-                                                         set))),
-      "--set nand.fault.program_fail_rate=5000");
+          fill_then_verify(kFailingProgramsSet,
+                           stream_phase("overwrite", bytes(2 * kFailingProgramsSet),
+                                        fmt::format("pattern: random, read_fraction: 0.0, "
+                                                    "size: 8KiB, queue_depth: 32, "
+                                                    "working_set: {}",
+                                                    kFailingProgramsSet))),
+      "--set nand.fault.program_fail_rate=5000 " + overrides);
+}
+
+TEST(FtlBadBlocks, DataOnGroupsRetiredByFailedProgramsIsMovedOffAndReadsBack) {
+  // Each failure retires its group with the data of the wordlines programmed before; GC collects
+  // the stripe holding it before any other, moves that data off and never erases the group, and
+  // the verify phase reads every page back through the oracle.
+  const E2eRun run = run_failing_programs("bad_blocks");
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   const nlohmann::json& retired = run.stats["ftl"]["run"]["retired"];
   EXPECT_GT(retired["groups"].get<uint64_t>(), 0u);
   EXPECT_GT(retired["rescued"].get<uint64_t>(), 0u);
   EXPECT_LE(retired["rescued"].get<uint64_t>(), retired["groups"].get<uint64_t>());
   EXPECT_EQ(retired["valid_pages_left"].get<uint64_t>(), 0u);
+}
+
+// ftl.gc.batch_programs: on a device of 8 SLC units a GC batch of a program per unit reads its
+// pages together and programs them together, so a random overwrite of a nearly full device,
+// bound by GC, ends sooner than with one program at a time; every page reads back.
+TEST(FtlGcBatch, ABatchOfAProgramPerUnitOverlapsGcsFlashWork) {
+  constexpr uint64_t kSlcPages = 4 * 2 * 32 * 32;
+  const uint64_t set = kSlcPages * 75 / 100 * 4096;
+  const std::string yaml =
+      "name: gc_batch\nseed: 4\n"
+      "nand: {channels: 4, ways: 2, dies: 1, planes: 1, blocks: 32, pages: 32, "
+      "page_size: 4KiB, cell: slc}\n"
+      "firmware: {scheme: dftl}\nftl: {op: 0.2}\nhost: {oracle: true}\n" +
+      fill_then_verify(set, stream_phase("overwrite", bytes(set),
+                                         "pattern: random, read_fraction: 0.0, size: 4KiB, "
+                                         "queue_depth: 32"));
+  const E2eRun single = run_scenario("gc_batch_1", yaml);
+  const E2eRun batched = run_scenario("gc_batch_8", yaml, "--set ftl.gc.batch_programs=8");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(single));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(batched));
+  EXPECT_GT(phase(batched, 1)["gc"]["pages_moved"].get<uint64_t>(), 0u);
+  EXPECT_GE(phase(batched, 2)["host_read_pages"].get<uint64_t>(), set / 4096);
+  const double single_s = single.stats["host"]["phases"][1]["duration_s"].get<double>();
+  const double batched_s = batched.stats["host"]["phases"][1]["duration_s"].get<double>();
+  EXPECT_LT(batched_s, 0.8 * single_s) << "GC's programs did not overlap";
+  std::map<std::string, uint64_t> regions;
+  for (const nlohmann::json& region : batched.stats["ftl"]["memory"]["regions"]) {
+    regions[region["name"]] = region["bytes"];
+  }
+  EXPECT_EQ(regions["gc_slots"], 8u * 4096u) << "a page per program";
+}
+
+// A failed program of a batch retires its group and is programmed again elsewhere, alone; the
+// batch's other programs stand, and every page reads back.
+TEST(FtlGcBatch, AFailedProgramOfABatchIsProgrammedAgainAndEveryPageReadsBack) {
+  const E2eRun run = run_failing_programs("gc_batch_failures", "--set ftl.gc.batch_programs=2");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_GT(run.stats["ftl"]["run"]["retired"]["groups"].get<uint64_t>(), 0u);
+  EXPECT_GT(run.stats["ftl"]["run"]["gc"]["pages_moved"].get<uint64_t>(), 0u);
+  EXPECT_EQ(run.stats["ftl"]["run"]["retired"]["valid_pages_left"].get<uint64_t>(), 0u);
+  EXPECT_GE(phase(run, 2)["host_read_pages"].get<uint64_t>(), kFailingProgramsSet / kPageBytes);
 }
 
 TEST(FtlBadBlocks, GcUnderEraseFailuresRetiresTheGroupsAndEveryPageReadsBack) {
