@@ -51,7 +51,12 @@ reserve (2) and the GC and translation streams' open stripes to outnumber the gr
 group a whole stripe, and 0.125 leaves 35 groups of 8 TPs x 1024 4-byte entries = 8192 LPNs =
 one stripe, as the paper's 64 TPs x 512 entries fill one line (286,720 LPNs exported, 1.09 GiB);
 `ftl.gtd_group.spare_stripes` 4 (the authors' code: 5 lines for a group of one line),
-`ftl.learnedftl.pieces` 8 (the paper's default). SRAM 4 MiB, write buffer 64 pages in SRAM,
+`ftl.learnedftl.pieces` 8 (the paper's default). GC, every scheme alike:
+`ftl.gc.batch_programs` 64 (a program per chip read and written together, as FEMU's GC spreads
+a line over its 64 chips; one program at a time bound every write run by GC's 250 us a page)
+and `ftl.gc.background_free` 3 (the authors' code collects below 3 free lines; with the
+default 4 the 35 groups had one stripe of slack and GC took groups half rewritten). SRAM 4 MiB,
+write buffer 64 pages in SRAM,
 queue depth 64 (the paper's 64 fio threads), `host.oracle: false` (speed),
 `host.stats_interval: 0`. DFTL, TPFTL and the ideal FTL use greedy victims and the baseline
 write grouping (the paper's FEMU default dynamic allocation); LearnedFTL the group-based
@@ -118,6 +123,14 @@ MAP_BUDGET = "96KiB"
 MODEL_BYTES_MEASURED = 64400  # learnedftl.model_bytes at boot on this device (documentation)
 CMT_ENTRY_BYTES = 33  # about, for the 0.1 %-of-pages comparison in the docstring
 WRITE_BUFFER_PAGES = 64
+# ---- GC (every scheme alike) --------------------------------------------------------------
+# FEMU's GC reads and writes a line's pages over all 64 chips at once: a batch of a program per
+# unit (one page each, SLC single-plane) does the same here.
+GC_BATCH_PROGRAMS = CHANNELS * WAYS
+# The authors' code collects below 3 free lines (free_line_threshold): a GC job runs until 3
+# stripes are free. The default 4 would leave the 35 groups one stripe of slack beyond the
+# reserve, so GC would take groups half rewritten.
+GC_BACKGROUND_FREE = 3
 QUEUE_DEPTH = 64
 CPU_CLOCK = "800MHz"
 CPU_HZ = 800e6
@@ -168,9 +181,11 @@ def device_scenario(name, scheme, phases):
     """The device, firmware and host every run shares, with the workload's phases."""
     ftl = {"map_budget": ideal_map_budget() if scheme == "ideal" else MAP_BUDGET,
            "op": FTL_OP,
-           "write_buffer": {"pages": WRITE_BUFFER_PAGES, "location": "sram"}}
+           "write_buffer": {"pages": WRITE_BUFFER_PAGES, "location": "sram"},
+           "gc": {"batch_programs": GC_BATCH_PROGRAMS, "background_free": GC_BACKGROUND_FREE}}
     if scheme == "learnedftl":
-        ftl.update({"gc": {"victim": "gtd_group"}, "fsp": {"policy": "gtd_group"},
+        ftl["gc"]["victim"] = "gtd_group"
+        ftl.update({"fsp": {"policy": "gtd_group"},
                     "gtd_group": {"tps": GTD_GROUP_TPS, "spare_stripes": GTD_SPARE_STRIPES},
                     "learnedftl": {"pieces": LEARNEDFTL_PIECES}})
     return {"name": name, "seed": 1, "cpu": {"clock": CPU_CLOCK}, "sram": {"size": SRAM},
@@ -282,9 +297,9 @@ def phase_figures(run, name, scheme):
         "waf": lookup(ftl, "waf"), "tp_reads": lookup(ftl, "tp_reads"),
         "tp_writes": lookup(ftl, "tp_writes"), "pages_moved": lookup(ftl, "gc.pages_moved"),
         "host_write_pages": lookup(ftl, "host_write_pages"),
-        # The controller's cost: at 800 MHz, 100,000 cycles a command caps a phase at 8,000
-        # commands a second whatever the flash does.
-        "cycles_per_command": lookup(ftl, "firmware.cycles_per_command"),
+        # The controller's cost, its sleep left out: at 800 MHz, 100,000 awake cycles a command
+        # cap a phase at 8,000 commands a second whatever the flash does.
+        "cycles_per_command": lookup(ftl, "firmware.awake_cycles_per_command"),
     }
 
 
@@ -666,8 +681,8 @@ def markdown(summary):
               "Hit ratios over the phase's host read lookups; flash reads per host read "
               "(data and translation); data reads: the share of host reads that read a data page "
               "(the rest found their LPN unwritten); TP reads/read: translation reads for host "
-              "reads (double reads). Latency in us. Cycles/cmd: the firmware's core cycles per "
-              "host command (800 MHz).", "",
+              "reads (double reads). Latency in us. Cycles/cmd: the firmware's awake core cycles "
+              "per host command (800 MHz).", "",
               "| run | phase | IOPS | CMT hit | model hit | flash reads/read | TP reads/read | "
               "data reads | read p99 | read p99.9 | GC count | WAF | TP writes | cycles/cmd |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -736,6 +751,7 @@ def scale_block(settings):
         "paper_cmt_slots": PAPER["cmt_slots"],
         "paper_cmt_share_of_pages": PAPER["cmt_slots"] / (paper_raw // PAPER["page_bytes"]),
         "cmt_bytes_at_0.1_percent": round(0.001 * lpns * CMT_ENTRY_BYTES),
+        "gc_batch_programs": GC_BATCH_PROGRAMS, "gc_background_free": GC_BACKGROUND_FREE,
         "sram": SRAM, "write_buffer_pages": WRITE_BUFFER_PAGES, "queue_depth": QUEUE_DEPTH,
         "paper_threads": PAPER["threads"], "cpu_clock": CPU_CLOCK, "host_oracle": False,
         "warmup_capacity_multiple": settings["warmup_multiple"],

@@ -69,7 +69,7 @@ for phase in s["workload"]["phases"]:
                    "ordered_sets": 0 if reads else 10, "ordered_scan_cycles": 8000,
                    "ordered_set_cycles": 1000000},
             "waf": None if reads else f["waf"], "tp_reads": 5, "tp_writes": 6,
-            "firmware": {"cycles_per_command": 5000.0}}
+            "firmware": {"cycles_per_command": 9000.0, "awake_cycles_per_command": 5000.0}}
     if scheme == "learnedftl":
         span["learnedftl"] = {"model_hits": f["model"] if reads else 0, "cmt_hits": 99,
                               "train_cycles": 12000, "trainings": 80, "model_bytes": 64400,
@@ -136,13 +136,17 @@ class ScenarioTest(unittest.TestCase):
         by = {p["scheme"]: p["scenario"] for p in lf.points(lf.SCHEMES, SETTINGS)
               if p["kind"] == "read"}
         ftl = by["learnedftl"]["ftl"]
-        self.assertEqual(ftl["gc"], {"victim": "gtd_group"})
+        # Every scheme's GC batches a program per chip and runs until 3 stripes are free.
+        self.assertEqual(ftl["gc"], {"victim": "gtd_group", "batch_programs": 64,
+                                     "background_free": 3})
         self.assertEqual(ftl["fsp"], {"policy": "gtd_group"})
         self.assertEqual(ftl["gtd_group"], {"tps": 8, "spare_stripes": 4})
         self.assertEqual(ftl["learnedftl"], {"pieces": 8})
         for scheme in ("dftl", "tpftl", "ideal"):
             self.assertEqual(by[scheme]["firmware"]["scheme"], scheme)
-            for key in ("gc", "fsp", "gtd_group", "learnedftl"):
+            self.assertEqual(by[scheme]["ftl"]["gc"], {"batch_programs": 64,
+                                                       "background_free": 3}, scheme)
+            for key in ("fsp", "gtd_group", "learnedftl"):
                 self.assertNotIn(key, by[scheme]["ftl"], scheme)
             # Only the scheme, its keys and the budget differ from LearnedFTL's scenario.
             same = {k: v for k, v in by[scheme].items() if k not in ("name", "firmware", "ftl")}
@@ -234,6 +238,7 @@ class FiguresTest(unittest.TestCase):
         self.assertAlmostEqual(learned["read_p999_us"], 600)
         self.assertAlmostEqual(learned["data_read_share"], 0.5)
         self.assertAlmostEqual(learned["translation_reads_per_host_read"], 0.25)
+        self.assertEqual(learned["cycles_per_command"], 5000.0)  # awake: sleep left out
         dftl = t[("dftl", "read")]["phases"]["random_read"]
         self.assertAlmostEqual(dftl["cmt_hit_ratio"], 0.02)
         self.assertIsNone(dftl["model_hit_ratio"])
