@@ -110,6 +110,9 @@ FTL_OP = 0.125  # the paper's ~6 % leaves too few stripes for 35 groups plus the
 GTD_GROUP_TPS = 8  # 8 TPs x 1024 entries = 8192 LPNs = one stripe (paper: 64 x 512 = a line)
 GTD_SPARE_STRIPES = 4  # the authors' code: 5 lines for a group of one line
 LEARNEDFTL_PIECES = 8  # the paper's default
+# The paper collects whole groups (a stripe the host wholly rewrote goes alone: it moves nothing);
+# "fits" is the authors' single-line GC (--lone-stripe).
+LONE_STRIPES = ("empty", "fits")
 ENTRIES_PER_TP = PAGE_BYTES // 4
 PAPER = {"chips": 64, "blocks_per_chip": 256, "pages_per_block": 512, "page_bytes": 4096,
          "exported_bytes": 32 * 2**30, "op_bytes": 2 * 2**30, "cmt_slots": 8192,
@@ -177,7 +180,7 @@ def stream(pattern, read_fraction, **more):
             "queue_depth": QUEUE_DEPTH, **more}
 
 
-def device_scenario(name, scheme, phases):
+def device_scenario(name, scheme, phases, lone_stripe=LONE_STRIPES[0]):
     """The device, firmware and host every run shares, with the workload's phases."""
     ftl = {"map_budget": ideal_map_budget() if scheme == "ideal" else MAP_BUDGET,
            "op": FTL_OP,
@@ -186,7 +189,8 @@ def device_scenario(name, scheme, phases):
     if scheme == "learnedftl":
         ftl["gc"]["victim"] = "gtd_group"
         ftl.update({"fsp": {"policy": "gtd_group"},
-                    "gtd_group": {"tps": GTD_GROUP_TPS, "spare_stripes": GTD_SPARE_STRIPES},
+                    "gtd_group": {"tps": GTD_GROUP_TPS, "spare_stripes": GTD_SPARE_STRIPES,
+                                  "lone_stripe": lone_stripe},
                     "learnedftl": {"pieces": LEARNEDFTL_PIECES}})
     return {"name": name, "seed": 1, "cpu": {"clock": CPU_CLOCK}, "sram": {"size": SRAM},
             "nand": json.loads(json.dumps(NAND)), "firmware": {"scheme": scheme}, "ftl": ftl,
@@ -206,22 +210,24 @@ def read_scenario(name, scheme, settings):
                        "streams": [{"name": trace, "profile": TRACES[trace],
                                     "footprint_scale": TRACE_FOOTPRINT_SCALE,
                                     "queue_depth": QUEUE_DEPTH}]})
-    return device_scenario(name, scheme, phases)
+    return device_scenario(name, scheme, phases, settings["lone_stripe"])
 
 
-def write_scenario(name, scheme, pattern, multiple):
+def write_scenario(name, scheme, pattern, settings):
     phase = RANDOM_WRITE if pattern == "random" else SEQUENTIAL_WRITE
-    return device_scenario(name, scheme, [{"name": phase, "capacity_multiple": multiple,
-                                           "streams": [stream(pattern, 0.0)]}])
+    return device_scenario(name, scheme,
+                           [{"name": phase, "capacity_multiple": settings["write_multiple"],
+                             "streams": [stream(pattern, 0.0)]}], settings["lone_stripe"])
 
 
 def settings_of(requests=READ_REQUESTS, trace_requests=TRACE_REQUESTS, traces=None,
-                write_multiple=WRITE_MULTIPLE, quick=False, warmup_multiple=WARMUP_MULTIPLE):
+                write_multiple=WRITE_MULTIPLE, quick=False, warmup_multiple=WARMUP_MULTIPLE,
+                lone_stripe=LONE_STRIPES[0]):
     if quick:
-        return dict(QUICK)
+        return dict(QUICK, lone_stripe=lone_stripe)
     return {"warmup_multiple": warmup_multiple, "requests": requests,
             "trace_requests": trace_requests, "write_multiple": write_multiple,
-            "traces": list(TRACES) if traces is None else traces}
+            "traces": list(TRACES) if traces is None else traces, "lone_stripe": lone_stripe}
 
 
 def points(schemes, settings):
@@ -234,8 +240,7 @@ def points(schemes, settings):
         for kind, pattern in (("randwrite", "random"), ("seqwrite", "sequential")):
             name = f"{scheme}_{kind}"
             found.append({"kind": kind, "scheme": scheme, "name": name,
-                          "scenario": write_scenario(name, scheme, pattern,
-                                                     settings["write_multiple"])})
+                          "scenario": write_scenario(name, scheme, pattern, settings)})
     return found
 
 
@@ -745,6 +750,7 @@ def scale_block(settings):
         "gtd_group_tps": GTD_GROUP_TPS, "paper_group_tps": PAPER["group_tps"],
         "tp_entries": ENTRIES_PER_TP, "paper_tp_entries": PAPER["tp_entries"],
         "groups": groups(), "gtd_group_spare_stripes": GTD_SPARE_STRIPES,
+        "gtd_group_lone_stripe": settings["lone_stripe"],
         "learnedftl_pieces": LEARNEDFTL_PIECES,
         "map_budget": MAP_BUDGET, "ideal_map_budget": ideal_map_budget(),
         "model_bytes_measured_at_design": MODEL_BYTES_MEASURED,
@@ -794,6 +800,9 @@ def main(argv=None):
     parser.add_argument("--write-multiple", type=float, default=WRITE_MULTIPLE,
                         help="capacity multiple each write run writes from empty (default "
                              f"{WRITE_MULTIPLE})")
+    parser.add_argument("--lone-stripe", choices=LONE_STRIPES, default=LONE_STRIPES[0],
+                        help="LearnedFTL's ftl.gtd_group.lone_stripe: empty, the paper's whole "
+                             "groups (default); fits, the authors' single-line GC")
     parser.add_argument("--resume", action="store_true",
                         help="keep the finished runs of an earlier invocation whose scenario is "
                              "unchanged")
@@ -812,7 +821,7 @@ def main(argv=None):
     if not 0 < args.write_multiple <= 100 or not 0 < args.warmup_multiple <= 100:
         parser.error("--write-multiple and --warmup-multiple: in (0, 100]")
     settings = settings_of(args.requests, args.trace_requests, traces, args.write_multiple,
-                           args.quick, args.warmup_multiple)
+                           args.quick, args.warmup_multiple, args.lone_stripe)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     started = time.time()

@@ -140,7 +140,7 @@ class ScenarioTest(unittest.TestCase):
         self.assertEqual(ftl["gc"], {"victim": "gtd_group", "batch_programs": 64,
                                      "background_free": 3})
         self.assertEqual(ftl["fsp"], {"policy": "gtd_group"})
-        self.assertEqual(ftl["gtd_group"], {"tps": 8, "spare_stripes": 4})
+        self.assertEqual(ftl["gtd_group"], {"tps": 8, "spare_stripes": 4, "lone_stripe": "empty"})
         self.assertEqual(ftl["learnedftl"], {"pieces": 8})
         for scheme in ("dftl", "tpftl", "ideal"):
             self.assertEqual(by[scheme]["firmware"]["scheme"], scheme)
@@ -200,6 +200,13 @@ class ScenarioTest(unittest.TestCase):
         sw = todo[3]["scenario"]["workload"]["phases"][0]
         self.assertEqual((sw["name"], sw["streams"][0]["pattern"]),
                          ("sequential_write", "sequential"))
+
+    def test_lone_stripe_reaches_every_learnedftl_run(self):
+        fits = lf.points(["learnedftl"], lf.settings_of(lone_stripe="fits"))
+        self.assertEqual(len(fits), 3)
+        self.assertEqual({p["scenario"]["ftl"]["gtd_group"]["lone_stripe"] for p in fits}, {"fits"})
+        with self.assertRaises(SystemExit):
+            lf.main(["--lone-stripe", "some"])
 
     def test_quick_is_small(self):
         quick = lf.settings_of(quick=True)
