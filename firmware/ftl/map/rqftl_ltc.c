@@ -1,0 +1,261 @@
+#include "ftl/map/rqftl_ltc.h"
+
+#include <string.h>
+
+#include "lib/bitmap.h"
+
+/* One table per field over all F + 1 slots: the arena's region table stays short. */
+static uint32_t slot_count(uint32_t fractions) { return fractions + 1u; }
+
+static uint32_t bitmap_bytes(uint32_t capacity) { return bitmap_words(capacity) * 4u; }
+
+size_t rqftl_ltc_bytes(uint32_t fractions, uint32_t capacity, const rqrmi_train_config_t *train) {
+  size_t slots = slot_count(fractions);
+  return slots * (sizeof(rqftl_slot_t) + (size_t)capacity * RQFTL_RANGE_BYTES +
+                  2u * bitmap_bytes(capacity) + rqrmi_train_model_capacity(train)) +
+         (size_t)fractions * 8u + rqrmi_train_workspace_bytes(train);
+}
+
+bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
+                    uint32_t entries_per_tp, const rqrmi_train_config_t *train, arena_t *arena) {
+  memset(ltc, 0, sizeof *ltc);
+  if (fractions == 0 || capacity == 0 || capacity > RQRMI_MAX_RANGES || entries_per_tp == 0 ||
+      rqrmi_train_check_config(train) != RQRMI_OK) {
+    return false;
+  }
+  uint32_t slots = slot_count(fractions);
+  ltc->fractions = fractions;
+  ltc->capacity = capacity;
+  ltc->entries_per_tp = entries_per_tp;
+  ltc->train = *train;
+  ltc->model_capacity = rqrmi_train_model_capacity(train);
+  ltc->workspace_bytes = rqrmi_train_workspace_bytes(train);
+  ltc->slots = arena_alloc(arena, "rqftl_ltc_slots", slots * (uint32_t)sizeof(rqftl_slot_t));
+  ltc->slot_of = arena_alloc(arena, "rqftl_ltc_slot_of", fractions * 4u);
+  ltc->clock_hand = arena_alloc(arena, "rqftl_ltc_clock", fractions * 4u);
+  rqrmi_range_t *ranges =
+      arena_alloc(arena, "rqftl_ltc_ranges", slots * capacity * (uint32_t)sizeof(rqrmi_range_t));
+  uint32_t *vpns = arena_alloc(arena, "rqftl_ltc_vpns", slots * capacity * 4u);
+  uint32_t *bits = arena_alloc(arena, "rqftl_ltc_bits", slots * 2u * bitmap_bytes(capacity));
+  uint8_t *models =
+      arena_alloc(arena, "rqftl_ltc_models", slots * (uint32_t)ltc->model_capacity);
+  ltc->workspace = arena_alloc(arena, "rqftl_ltc_training", (uint32_t)ltc->workspace_bytes);
+  if (!ltc->slots || !ltc->slot_of || !ltc->clock_hand || !ranges || !vpns || !bits ||
+      !models || !ltc->workspace) {
+    return false;
+  }
+  uint32_t words = bitmap_words(capacity);
+  for (uint32_t s = 0; s < slots; ++s) {
+    rqftl_slot_t *slot = &ltc->slots[s];
+    slot->ranges = ranges + (size_t)s * capacity;
+    slot->vpns = vpns + (size_t)s * capacity;
+    slot->accessed = bits + (size_t)s * 2u * words;
+    slot->valid = slot->accessed + words;
+    slot->model = (rqrmi_model_t *)(models + (size_t)s * ltc->model_capacity);
+    slot->count = 0;
+  }
+  for (uint32_t f = 0; f < fractions; ++f) {
+    ltc->slot_of[f] = f;
+    ltc->clock_hand[f] = 0;
+  }
+  ltc->spare = fractions;
+  return true;
+}
+
+uint32_t rqftl_ltc_fraction_of_tp(const rqftl_ltc_t *ltc, uint32_t tp) {
+  /* Fibonacci hashing: neighbouring TPs land in different fractions. */
+  return (uint32_t)(((uint64_t)(tp * 0x9E3779B1u) * ltc->fractions) >> 32);
+}
+
+static uint32_t fraction_of_lpn(const rqftl_ltc_t *ltc, uint32_t lpn) {
+  return rqftl_ltc_fraction_of_tp(ltc, lpn / ltc->entries_per_tp);
+}
+
+uint32_t rqftl_ltc_find(const rqftl_ltc_t *ltc, uint32_t f, uint32_t lpn) {
+  const rqftl_slot_t *slot = rqftl_ltc_fraction(ltc, f);
+  if (slot->count == 0) {
+    return RQRMI_NONE;
+  }
+  return rqrmi_lookup(slot->model, slot->ranges, lpn);
+}
+
+bool rqftl_ltc_lookup(rqftl_ltc_t *ltc, uint32_t lpn, uint32_t *vpn) {
+  ++ltc->stats.lookups;
+  uint32_t f = fraction_of_lpn(ltc, lpn);
+  uint32_t index = rqftl_ltc_find(ltc, f, lpn);
+  rqftl_slot_t *slot = &ltc->slots[ltc->slot_of[f]];
+  if (index == RQRMI_NONE || !bitmap_test(slot->valid, index)) {
+    return false;
+  }
+  bitmap_set(slot->accessed, index);
+  *vpn = slot->vpns[index] + (lpn - slot->ranges[index].lo);
+  ++ltc->stats.hits;
+  return true;
+}
+
+void rqftl_ltc_invalidate(rqftl_ltc_t *ltc, uint32_t lpn) {
+  uint32_t f = fraction_of_lpn(ltc, lpn);
+  uint32_t index = rqftl_ltc_find(ltc, f, lpn);
+  rqftl_slot_t *slot = &ltc->slots[ltc->slot_of[f]];
+  if (index != RQRMI_NONE && bitmap_test(slot->valid, index)) {
+    bitmap_clear(slot->valid, index);
+    ++ltc->stats.invalidations;
+  }
+}
+
+/* Whether tp is among the sorted tps. */
+static bool among(const uint32_t *tps, uint32_t tp_count, uint32_t tp) {
+  uint32_t low = 0;
+  uint32_t high = tp_count;
+  while (low < high) {
+    uint32_t middle = low + (high - low) / 2u;
+    if (tps[middle] < tp) {
+      low = middle + 1u;
+    } else {
+      high = middle;
+    }
+  }
+  return low < tp_count && tps[low] == tp;
+}
+
+/* The incoming ranges follow the transfer's rules: sorted, disjoint, short, each inside one TP
+ * of the (sorted) tps, all of fraction f. */
+static rqrmi_status_t check_incoming(const rqftl_ltc_t *ltc, uint32_t f,
+                                     const rqrmi_range_t *ranges, uint32_t count,
+                                     const uint32_t *tps, uint32_t tp_count) {
+  if (count > ltc->capacity) {
+    return RQRMI_ERR_RANGE_COUNT;
+  }
+  for (uint32_t t = 0; t < tp_count; ++t) {
+    if ((t != 0 && tps[t] <= tps[t - 1u]) || rqftl_ltc_fraction_of_tp(ltc, tps[t]) != f) {
+      return RQRMI_ERR_RANGES_UNSORTED;
+    }
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    const rqrmi_range_t *range = &ranges[i];
+    if (range->lo > range->hi || range->hi - range->lo >= RQFTL_RANGE_MAX_PAGES) {
+      return RQRMI_ERR_RANGE_INVERTED;
+    }
+    if (i != 0 && range->lo <= ranges[i - 1u].hi) {
+      return ranges[i].lo < ranges[i - 1u].lo ? RQRMI_ERR_RANGES_UNSORTED
+                                              : RQRMI_ERR_RANGES_OVERLAP;
+    }
+    uint32_t tp = range->lo / ltc->entries_per_tp;
+    if (range->hi / ltc->entries_per_tp != tp || !among(tps, tp_count, tp)) {
+      return RQRMI_ERR_RANGES_OVERLAP;
+    }
+  }
+  return RQRMI_OK;
+}
+
+rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_range_t *ranges,
+                                  const uint32_t *vpns, uint32_t count, const uint32_t *tps,
+                                  uint32_t tp_count) {
+  rqrmi_status_t status = check_incoming(ltc, f, ranges, count, tps, tp_count);
+  if (status != RQRMI_OK) {
+    return status;
+  }
+  rqftl_slot_t *old = &ltc->slots[ltc->slot_of[f]];
+  rqftl_slot_t *built = &ltc->slots[ltc->spare];
+  /* Drop the invalid ranges and those of the TPs coming anew; mark the rest kept (valid bit). */
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < old->count; ++i) {
+    if (bitmap_test(old->valid, i) &&
+        among(tps, tp_count, old->ranges[i].lo / ltc->entries_per_tp)) {
+      bitmap_clear(old->valid, i);
+    }
+    if (bitmap_test(old->valid, i)) {
+      ++kept;
+    } else {
+      ++ltc->stats.dropped;
+    }
+  }
+  /* One-handed CLOCK over the kept ranges until the incoming ones fit. */
+  uint32_t hand = ltc->clock_hand[f] < old->count ? ltc->clock_hand[f] : 0u;
+  while (kept + count > ltc->capacity) {
+    if (bitmap_test(old->valid, hand)) {
+      if (bitmap_test(old->accessed, hand)) {
+        bitmap_clear(old->accessed, hand);
+      } else {
+        bitmap_clear(old->valid, hand);
+        --kept;
+        ++ltc->stats.evicted;
+      }
+    }
+    hand = hand + 1u == old->count ? 0u : hand + 1u;
+  }
+  /* Merge the kept and the incoming ranges, both sorted, into the spare slot. */
+  uint32_t words = bitmap_words(ltc->capacity);
+  memset(built->accessed, 0, words * 4u);
+  memset(built->valid, 0, words * 4u);
+  uint32_t out = 0;
+  uint32_t next_hand = 0;
+  bool hand_placed = false;
+  uint32_t i = 0;
+  uint32_t j = 0;
+  while (i < old->count || j < count) {
+    if (i < old->count && !bitmap_test(old->valid, i)) {
+      ++i;
+      continue;
+    }
+    bool take_old = j == count || (i < old->count && old->ranges[i].lo < ranges[j].lo);
+    if (take_old) {
+      if (i >= hand && !hand_placed) {
+        next_hand = out; /* CLOCK goes on from where it stopped */
+        hand_placed = true;
+      }
+      built->ranges[out] = old->ranges[i];
+      built->vpns[out] = old->vpns[i];
+      if (bitmap_test(old->accessed, i)) {
+        bitmap_set(built->accessed, out);
+      }
+      ++i;
+    } else {
+      built->ranges[out] = ranges[j];
+      built->vpns[out] = vpns[j];
+      bitmap_set(built->accessed, out); /* new ranges are not evicted before they are used */
+      ++j;
+    }
+    bitmap_set(built->valid, out);
+    ++out;
+  }
+  built->count = out;
+  ltc->stats.ranges_in += count;
+  ++ltc->stats.transfers;
+  if (out != 0) {
+    status = rqrmi_train(&ltc->train, built->ranges, out, built->model, ltc->model_capacity,
+                         ltc->workspace, ltc->workspace_bytes, &ltc->last_training);
+    if (status != RQRMI_OK) {
+      built->count = 0;
+      ++ltc->stats.train_failures;
+    }
+  }
+  /* The swap: lookups see the new array and model from here on. */
+  uint32_t previous = ltc->slot_of[f];
+  ltc->slot_of[f] = ltc->spare;
+  ltc->spare = previous;
+  ltc->clock_hand[f] = next_hand < built->count ? next_hand : 0u;
+  return status;
+}
+
+uint32_t rqftl_ltc_valid_ranges(const rqftl_ltc_t *ltc) {
+  uint32_t total = 0;
+  for (uint32_t f = 0; f < ltc->fractions; ++f) {
+    const rqftl_slot_t *slot = rqftl_ltc_fraction(ltc, f);
+    total += bitmap_count(slot->valid, slot->count);
+  }
+  return total;
+}
+
+uint32_t rqftl_ltc_valid_lpns(const rqftl_ltc_t *ltc) {
+  uint32_t total = 0;
+  for (uint32_t f = 0; f < ltc->fractions; ++f) {
+    const rqftl_slot_t *slot = rqftl_ltc_fraction(ltc, f);
+    for (uint32_t i = 0; i < slot->count; ++i) {
+      if (bitmap_test(slot->valid, i)) {
+        total += slot->ranges[i].hi - slot->ranges[i].lo + 1u;
+      }
+    }
+  }
+  return total;
+}

@@ -1,0 +1,124 @@
+/* RQFTL's long-term cache, LTC (R. Marcus et al., SYSTOR 2024, sections 4.4, 4.5 and 4.7): the
+ * bulk of the L2P cache, ranges of consecutive LPNs mapped to consecutive VPNs, found by RQRMI
+ * inference (ml/rqrmi.h) instead of a tree.
+ *
+ * - Fractions: the ranges are split over F fractions by a hash of their translation page (a
+ *   range never crosses one: the short-term cache's lines are TPs), each a range array sorted by
+ *   LPN with its own RQRMI model. A transfer rebuilds one fraction into the spare slot (the
+ *   paper's transfer buffer: with F fractions it is 1/(F + 1) of the LTC) and swaps it in whole,
+ *   so lookups see the old fraction or the new one, never a mix.
+ * - A range: the RQRMI record (first and last LPN: the 8 bytes the accelerator's search reads),
+ *   its first VPN (4 bytes), an access bit and a valid bit: 12 bytes and 2 bits where the paper
+ *   counts 9 bytes (a 1-byte length beside the first LPN and PPN). At most
+ *   RQFTL_RANGE_MAX_PAGES LPNs.
+ * - Lookup: the fraction's model predicts, the secondary search finds the range holding the LPN;
+ *   a valid range answers and gets its access bit.
+ * - Invalidation: a write makes the LTC's range holding the LPN invalid (found by inference, as
+ *   the paper does); it is dropped at the fraction's next transfer.
+ * - Transfer (section 4.5): the fraction keeps its valid ranges of TPs the transfer does not
+ *   bring, evicts by one-handed CLOCK while they and the incoming ranges exceed its capacity
+ *   (a range whose access bit is set loses it and is passed over once), merges the two sorted
+ *   lists, raises the incoming ranges' access bits, and trains the model on the result.
+ *
+ * Portable C: the firmware and the host tests run the same code. Memory comes from an arena. */
+#ifndef SSDVP_FIRMWARE_FTL_MAP_RQFTL_LTC_H
+#define SSDVP_FIRMWARE_FTL_MAP_RQFTL_LTC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/arena.h"
+#include "ml/rqrmi.h"
+#include "ml/rqrmi_train.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RQFTL_RANGE_MAX_PAGES 255u
+/* Bytes a cached range takes, bits aside (the record, its VPN). */
+#define RQFTL_RANGE_BYTES 12u
+
+/* A range array and its model: a fraction's, or the spare one a transfer builds. */
+typedef struct rqftl_slot {
+  rqrmi_range_t *ranges; /* [count]: sorted, disjoint */
+  uint32_t *vpns;        /* [count]: the VPN of each range's first LPN */
+  uint32_t *accessed;    /* bitmap over the ranges */
+  uint32_t *valid;       /* bitmap over the ranges */
+  rqrmi_model_t *model;  /* trained on ranges when count != 0 */
+  uint32_t count;
+} rqftl_slot_t;
+
+typedef struct rqftl_ltc_stats {
+  uint64_t lookups;
+  uint64_t hits;
+  uint64_t invalidations;  /* ranges made invalid by writes */
+  uint64_t transfers;
+  uint64_t ranges_in;      /* ranges transfers brought */
+  uint64_t dropped;        /* ranges transfers dropped: invalid, or of a TP they brought anew */
+  uint64_t evicted;        /* ranges CLOCK evicted */
+  uint64_t train_failures; /* transfers whose model could not be trained (fraction left empty) */
+} rqftl_ltc_stats_t;
+
+typedef struct rqftl_ltc {
+  uint32_t fractions;      /* F */
+  uint32_t capacity;       /* ranges per fraction */
+  uint32_t entries_per_tp; /* LPNs a TP maps: ranges never cross a TP */
+  rqftl_slot_t *slots;     /* [F + 1] */
+  uint32_t *slot_of;       /* [F]: the slot holding fraction f */
+  uint32_t spare;          /* the slot the next transfer builds in */
+  uint32_t *clock_hand;    /* [F]: the range CLOCK looks at next */
+  rqrmi_train_config_t train;
+  size_t model_capacity;   /* bytes of each slot's model buffer */
+  void *workspace;
+  size_t workspace_bytes;
+  rqrmi_train_report_t last_training;
+  rqftl_ltc_stats_t stats;
+} rqftl_ltc_t;
+
+/* Bytes rqftl_ltc_init takes from its arena, allocation overheads aside. */
+size_t rqftl_ltc_bytes(uint32_t fractions, uint32_t capacity, const rqrmi_train_config_t *train);
+
+/* Takes the slots, models and training workspace from the arena; false when the configuration is
+ * invalid (rqrmi_train_check_config, no fraction, a capacity of 0 or above RQRMI_MAX_RANGES) or
+ * it does not fit. Every fraction starts empty. */
+bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
+                    uint32_t entries_per_tp, const rqrmi_train_config_t *train, arena_t *arena);
+
+/* The fraction holding TP tp's ranges. */
+uint32_t rqftl_ltc_fraction_of_tp(const rqftl_ltc_t *ltc, uint32_t tp);
+
+/* The slot of fraction f as lookups see it. */
+static inline const rqftl_slot_t *rqftl_ltc_fraction(const rqftl_ltc_t *ltc, uint32_t f) {
+  return &ltc->slots[ltc->slot_of[f]];
+}
+
+/* The index of the range of fraction f holding lpn (valid or not), or RQRMI_NONE. */
+uint32_t rqftl_ltc_find(const rqftl_ltc_t *ltc, uint32_t f, uint32_t lpn);
+
+/* A valid range holding lpn: *vpn is its VPN and the range's access bit is set. */
+bool rqftl_ltc_lookup(rqftl_ltc_t *ltc, uint32_t lpn, uint32_t *vpn);
+
+/* lpn's mapping changed: the range holding it, if any, is invalid from now on. */
+void rqftl_ltc_invalidate(rqftl_ltc_t *ltc, uint32_t lpn);
+
+/* Transfers into fraction f `count` ranges (sorted, disjoint, each within one of the TPs
+ * tps[0..tp_count), which all belong to f, at most RQFTL_RANGE_MAX_PAGES LPNs) with their first
+ * VPNs: they replace whatever the fraction held of those TPs. RQRMI_ERR_RANGE_COUNT when count
+ * exceeds the capacity, RQRMI_ERR_RANGES_OVERLAP (and the like) for ranges breaking the rules
+ * above; the fraction is then unchanged. A model that cannot be trained leaves the fraction
+ * empty (counted) and answers the training's status. */
+rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_range_t *ranges,
+                                  const uint32_t *vpns, uint32_t count, const uint32_t *tps,
+                                  uint32_t tp_count);
+
+/* Valid ranges and the LPNs they map, over every fraction. */
+uint32_t rqftl_ltc_valid_ranges(const rqftl_ltc_t *ltc);
+uint32_t rqftl_ltc_valid_lpns(const rqftl_ltc_t *ltc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
