@@ -152,6 +152,7 @@ static struct {
   uint32_t tp_next;      /* the TP being read or looked through */
   uint32_t tp_end;
   uint32_t tp_cursor;    /* its next entry, or GC_TP_UNREAD */
+  bool tp_overlaid;      /* the scheme has written its newer mappings into the copy */
   bool tp_reading;
   uint32_t *tp_entries;  /* its copy */
   tp_waiter_t tp_waiter;
@@ -316,6 +317,7 @@ static void ordered_tp_read(tp_waiter_t *waiter) {
   (void)waiter;
   gc.tp_reading = false;
   gc.tp_cursor = 0;
+  gc.tp_overlaid = false;
   if (gc.stage == GC_TP_READ) {
     gc.stage = GC_SCAN;
     task_schedule(&gc.task);
@@ -343,18 +345,25 @@ static uint32_t next_ordered_page(void) {
         return GC_TP_WAITING;
       }
       gc.tp_cursor = 0;
+      gc.tp_overlaid = false;
     }
     uint32_t started = csr_read(mcycle);
-    if (gc.tp_cursor == 0 && env.scheme->overlay != 0) {
-      env.scheme->overlay(gc.tp_next, gc.tp_entries);
+    if (!gc.tp_overlaid) {
+      if (env.scheme->overlay != 0) {
+        env.scheme->overlay(gc.tp_next, gc.tp_entries);
+      }
+      gc.tp_overlaid = true;
     }
+    /* The cursor stays on the page returned: gc_scan passes it once the page's read is out
+     * (without a record, or with the batch bound elsewhere, it is asked for again). */
     while (gc.tp_cursor < gc.entries_per_tp) {
-      uint32_t vpn = gc.tp_entries[gc.tp_cursor++];
+      uint32_t vpn = gc.tp_entries[gc.tp_cursor];
       if (vpn != VPN_UNMAPPED && gc.in_set[block_stripe_of(env.blocks, vpn)] &&
           block_page_valid(env.blocks, vpn)) {
         counters.ordered_scan_cycles += csr_read(mcycle) - started;
         return vpn;
       }
+      ++gc.tp_cursor;
     }
     counters.ordered_scan_cycles += csr_read(mcycle) - started;
     gc.tp_cursor = GC_TP_UNREAD;
@@ -680,6 +689,7 @@ static void gc_scan(void) {
     flash_io_user(env.flash, op, 0, gc.slots + gc.batch * env.blocks->geometry.page_bytes, true);
     ++gc.batch;
     ++gc.cursor;
+    gc.tp_cursor += gc.ordered == GC_ORDERED_PASS;
     ++gc.pending;
     gc.victim_in_batch = true;
     gc.batch_cold |= gc.wear_levelling;

@@ -508,6 +508,20 @@ TEST(Learnedftl, LoneStripesTrainOnWhatTheModelsKnewAndNoPredictionIsWrong) {
   EXPECT_GT(counter(phase(run, 2), "learnedftl", "model_hits"), 0u);
 }
 
+// GC's pass over a group's TPs with a batch of several programs and few flash records: a page
+// whose read finds no record waits for one instead of being passed over (left to the closing
+// sweep, out of LPN order, it broke the models: 3 % of the moved mappings came out exact).
+TEST(Learnedftl, AGcBatchShortOfFlashRecordsKeepsTheLpnOrder) {
+  const E2eRun run =
+      run_learnedftl("learnedftl_batch", "--set ftl.gc.batch_programs=8 --set ftl.flash_ops=12");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& overwrite = phase(run, 1);
+  EXPECT_GT(counter(overwrite, "learnedftl", "trained_bits"),
+            counter(overwrite, "learnedftl", "trained_lpns") * 9 / 10);
+  EXPECT_LT(counter(overwrite, "gc", "ordered_swept_pages") * 100,
+            counter(overwrite, "gc", "pages_moved"));
+}
+
 TEST(Learnedftl, SameScenarioTwiceGivesIdenticalStats) {
   const std::string shorter = "--set workload.phases[3].requests=2000";
   expect_identical_runs(run_learnedftl("learnedftl_a", shorter),
