@@ -660,7 +660,14 @@ class ScenarioResolver {
                                          phase.name));
       }
       if (phase.streams.empty()) {
-        throw_scenario_error(where, shown + ".streams", "a phase needs at least one stream");
+        // An idle phase: the host sends nothing for its duration (background GC may run).
+        if (phase.max_time_ps == 0 || phase.max_requests != 0 || phase.max_bytes != 0 ||
+            phase.capacity_multiple != 0.0) {
+          throw_scenario_error(where, shown + ".streams",
+                               "a phase without streams is an idle phase: it needs a duration "
+                               "and no requests, bytes or capacity_multiple");
+        }
+        continue;
       }
       bool synthetic = false;
       std::set<std::string> stream_names;

@@ -56,8 +56,9 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostConfig& config,
     Phase& phase = phases_[p];
     phase.config = phase_config;
     const std::string phase_where = fmt::format("workload.phases[{}]", p);
-    if (phase_config.streams.empty()) {
-      throw std::runtime_error(fmt::format("{} ('{}'): a phase needs at least one stream",
+    if (phase_config.streams.empty() && phase_config.max_time_ps == 0) {
+      throw std::runtime_error(fmt::format("{} ('{}'): a phase without streams is an idle "
+                                           "phase and needs a duration",
                                            phase_where, phase_config.name));
     }
     phase.config.max_bytes =
@@ -156,8 +157,11 @@ void HostModel::run_phase(size_t index) {
     if (!stopped) next_arrival = submit_ready(phase);
     if (failed_) return;
     stopped = stopped || phase_limit_reached(limits);
-    const bool exhausted = std::all_of(phase.streams.begin(), phase.streams.end(),
-                                       [](const Stream& stream) { return stream.exhausted; });
+    // An idle phase (no streams) lasts its duration.
+    const bool exhausted =
+        !phase.streams.empty() &&
+        std::all_of(phase.streams.begin(), phase.streams.end(),
+                    [](const Stream& stream) { return stream.exhausted; });
     if ((stopped || exhausted) && outstanding_ == 0) break;
 
     std::optional<uint64_t> wake_ps;

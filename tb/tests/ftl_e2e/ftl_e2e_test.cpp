@@ -728,6 +728,31 @@ TEST(FtlGcBatch, ABatchOfAProgramPerUnitOverlapsGcsFlashWork) {
   EXPECT_EQ(regions["gc_slots"], 8u * 4096u) << "a page per program";
 }
 
+// An idle phase (no streams, a duration): the host sends nothing, and GC (the overwrite's last
+// job, then background GC) brings the pools the random overwrite left low back to
+// ftl.gc.background_free; the reads after it find no GC left to do.
+TEST(FtlIdlePhase, BackgroundGcRunsWhileTheHostIsIdle) {
+  const uint64_t set = kPhysicalPages * 80 / 100 * kPageBytes;  // 20 % OP: room to free
+  const std::string yaml =
+      device_yaml("dftl") + "ftl: {op: 0.2}\nworkload:\n  phases:\n" + fill_phase(set) +
+      stream_phase("overwrite", bytes(set),
+                   "pattern: random, read_fraction: 0.0, size: 8KiB, queue_depth: 32") +
+      "    - {name: idle, duration: 200ms, streams: []}\n" +
+      stream_phase("read", requests(2000),
+                   "pattern: random, read_fraction: 1.0, size: 8KiB, queue_depth: 32");
+  const E2eRun run = run_scenario("idle_phase", yaml);
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& idle = run.stats["host"]["phases"][2];
+  EXPECT_EQ(idle["name"], "idle");
+  EXPECT_EQ(idle["commands"].get<uint64_t>(), 0u);
+  EXPECT_NEAR(idle["duration_s"].get<double>(), 0.2, 1e-9);
+  const nlohmann::json& idle_ftl = phase(run, 2)["gc"];
+  EXPECT_GT(idle_ftl["invocations"].get<uint64_t>(), 0u);
+  EXPECT_GE(phase(run, 2)["blocks"]["free_groups"].get<uint64_t>(), 4u * 2u)
+      << "ftl.gc.background_free: 4 stripes of 2 groups";
+  EXPECT_EQ(phase(run, 3)["gc"]["invocations"].get<uint64_t>(), 0u);
+}
+
 // A failed program of a batch retires its group and is programmed again elsewhere, alone; the
 // batch's other programs stand, and every page reads back.
 TEST(FtlGcBatch, AFailedProgramOfABatchIsProgrammedAgainAndEveryPageReadsBack) {

@@ -424,8 +424,14 @@ TEST(WorkloadScenarioErrors, PhasesAndStreamsMustBeConsistent) {
                                  "capacity_multiple or duration)"))
       << no_limit;
   EXPECT_EQ(load_error("workload:\n  phases:\n    - streams: [{trace: /dev/null}]\n"), "");
-  EXPECT_TRUE(contains(load_error("workload:\n  phases:\n    - {requests: 1}\n"),
-                       "workload.phases[0].streams: a phase needs at least one stream"));
+  // A phase without streams is an idle phase: a duration and nothing else.
+  const std::string idle_needs =
+      "workload.phases[0].streams: a phase without streams is an idle phase: it needs a duration "
+      "and no requests, bytes or capacity_multiple";
+  EXPECT_TRUE(contains(load_error("workload:\n  phases:\n    - {requests: 1}\n"), idle_needs));
+  EXPECT_TRUE(contains(load_error("workload:\n  phases:\n    - {duration: 10ms, bytes: 1MiB}\n"),
+                       idle_needs));
+  EXPECT_EQ(load_error("workload:\n  phases:\n    - {duration: 10ms}\n"), "");
   EXPECT_TRUE(contains(
       load_error("workload:\n  phases:\n    - {requests: 1, streams: [{}]}\n"
                  "    - {requests: 1, streams: [{}]}\n"),
