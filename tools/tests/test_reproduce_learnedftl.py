@@ -48,8 +48,8 @@ if scheme == FAIL:
 f = FAKE[scheme]
 host, ftl = [], []
 for phase in s["workload"]["phases"]:
-    reads = phase["streams"][0].get("read_fraction", 1.0 if "profile" in phase["streams"][0]
-                                    else 0.0) > 0
+    first = (phase["streams"] or [{"read_fraction": 0.0}])[0]  # an idle phase has none
+    reads = first.get("read_fraction", 1.0 if "profile" in first else 0.0) > 0
     n = phase.get("requests") or 1000
     lat = {"mean": f["p99"] * 500, "p99": f["p99"] * 1000, "p99.9": f["p99"] * 3000}
     op = {"commands": n, "iops": f["read_iops" if reads else "write_iops"], "latency_ns": lat}
@@ -171,9 +171,11 @@ class ScenarioTest(unittest.TestCase):
                           "learnedftl_randwrite", "learnedftl_seqwrite"])
         phases = todo[0]["scenario"]["workload"]["phases"]
         self.assertEqual([p["name"] for p in phases],
-                         ["warmup", "random_read", "sequential_read", "websearch1",
+                         ["warmup", "settle", "random_read", "sequential_read", "websearch1",
                           "websearch2", "websearch3", "systor17"])
-        warm, rand, seq = phases[:3]
+        warm, settle, rand, seq = phases[:4]
+        # An idle second after the warm-up: the reads meet no GC the warm-up left.
+        self.assertEqual(settle, {"name": "settle", "duration": "1s", "streams": []})
         self.assertEqual(warm["capacity_multiple"], lf.WARMUP_MULTIPLE)
         self.assertEqual(lf.WARMUP_MULTIPLE, 3.0)
         custom = lf.points(["dftl"], lf.settings_of(3000, 2000, ["websearch1"], 0.5, False, 1.5))
@@ -183,7 +185,7 @@ class ScenarioTest(unittest.TestCase):
         self.assertEqual((rand["requests"], rand["streams"][0]["pattern"],
                           rand["streams"][0]["read_fraction"]), (3000, "random", 1.0))
         self.assertEqual((seq["requests"], seq["streams"][0]["pattern"]), (3000, "sequential"))
-        trace = phases[6]
+        trace = phases[7]
         self.assertEqual(trace["requests"], 2000)
         self.assertEqual(trace["streams"][0], {"name": "systor17",
                                                "profile": "learnedftl_systor17",
@@ -212,8 +214,8 @@ class ScenarioTest(unittest.TestCase):
         quick = lf.settings_of(quick=True)
         phases = lf.points(["tpftl"], quick)[0]["scenario"]["workload"]["phases"]
         self.assertEqual(phases[0]["capacity_multiple"], 0.1)
-        self.assertEqual([p["name"] for p in phases[3:]], ["websearch1", "systor17"])
-        self.assertTrue(all(p["requests"] == 5000 for p in phases[1:]))
+        self.assertEqual([p["name"] for p in phases[4:]], ["websearch1", "systor17"])
+        self.assertTrue(all(p["requests"] == 5000 for p in phases[2:]))
         self.assertEqual(lf.points(["tpftl"], quick)[1]["scenario"]["workload"]["phases"][0]
                          ["capacity_multiple"], 0.05)
 
@@ -413,7 +415,7 @@ class RunAllTest(unittest.TestCase):
             header = next(line for line in lines if line.startswith("| run | phase |"))
             rows = [line for line in lines if line.startswith(("| dftl_", "| tpftl_"))
                     and "96KiB" not in line]
-            self.assertEqual(len(rows), 9 + 3)  # dftl: 7 phases + 2 writes; tpftl failed: 3
+            self.assertEqual(len(rows), 10 + 3)  # dftl: 8 phases + 2 writes; tpftl failed: 3
             for row in rows:
                 self.assertEqual(row.count("|"), header.count("|"), row)
             row = next(line for line in rows if line.startswith("| dftl_read | random_read |"))
