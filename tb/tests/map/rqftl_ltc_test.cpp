@@ -11,6 +11,8 @@
 #include <set>
 #include <vector>
 
+#include "tb/tests/rqrmi/range_arrays.h"
+
 extern "C" {
 #include "ftl/map/rqftl_ltc.h"
 #include "lib/arena.h"
@@ -21,15 +23,8 @@ namespace {
 constexpr uint32_t kEntriesPerTp = 64;
 constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
 
-rqrmi_train_config_t small_model() {
-  rqrmi_train_config_t config{};
-  config.stage_count = 2;
-  config.stage_width[0] = 1;
-  config.stage_width[1] = 8;
-  config.samples = 1024;
-  config.max_rounds = 1;
-  return config;
-}
+// A root and 8 submodels, trained once on 1024 samples each.
+rqrmi_train_config_t small_model() { return ssdvp::test::train_config({8}, 1024); }
 
 struct Ltc {
   std::vector<uint64_t> memory;
