@@ -17,6 +17,8 @@
 #include "hal/timer.h"
 #include "lib/format.h"
 #include "lib/metrics.h"
+#include "lib/worker.h"
+#include "ml/rqrmi_engine.h"
 
 #define HIC_RING_ENTRIES 256u
 /* Placement streams: the three built-in ones and those policies add at boot (beyond one per
@@ -38,6 +40,7 @@ static struct {
 
   hic_event_t *event_ring;
   hic_request_t *request_ring;
+  rqrmi_engine_t rqrmi_engine; /* the accelerator, for schemes that look ranges up on it */
 } ftl;
 
 /* GC's flash records, through the same reserve as the host's. */
@@ -64,6 +67,20 @@ static bool env_page_readable(uint32_t vpn) {
 }
 
 static uint32_t env_cycles(void) { return csr_read(mcycle); }
+
+/* On the accelerator (firmware.rqrmi_engine accel), which reloads its one model as the scheme
+ * switches between models. */
+static uint32_t env_rqrmi_find(const rqrmi_model_t *model, const rqrmi_range_t *ranges,
+                               uint32_t generation, uint32_t key) {
+  uint32_t result = RQRMI_NONE;
+  if (rqrmi_engine_find(&ftl.rqrmi_engine, model, ranges, generation, key, &result) != 0) {
+    fw_printf("ftl: the accelerator's weight memory cannot hold an RQRMI model of %u submodels "
+              "(firmware.rqrmi_* widths)\n",
+              (unsigned)rqrmi_submodel_count(model));
+    system_fault();
+  }
+  return result;
+}
 
 static void env_fault(const char *message) {
   fw_printf("ftl: scheme %s: %s\n", ftl_core.scheme->name, message);
@@ -121,6 +138,7 @@ void ftl_run(void) {
   irq_disable();
   for (;;) {
     irq_poll();
+    worker_poll();
     take_events();
     tp_store_deliver(&ftl_core.tp_store);
     host_pipeline_dispatch();
@@ -142,7 +160,8 @@ void ftl_run(void) {
     }
     /* An event posted after the check raises the interrupt, which ends the WFI even with
      * interrupts disabled; the next turn runs its handler. */
-    if (!hic_event_waiting() && !flash_completion_waiting(&ftl_core.flash) && !ftl.tp_flush_due) {
+    if (!hic_event_waiting() && !flash_completion_waiting(&ftl_core.flash) && !ftl.tp_flush_due &&
+        !worker_done_waiting()) {
       cpu_wait_for_interrupt();
     }
   }
@@ -359,6 +378,13 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.env.page_readable = env_page_readable;
   ftl.env.cycles = env_cycles;
   ftl.env.fault = env_fault;
+  ftl.env.submit_job = worker_submit;
+  if (boot->rqrmi_engine == BOOT_RQRMI_ENGINE_ACCEL) {
+    ftl.rqrmi_engine.kind = BOOT_RQRMI_ENGINE_ACCEL;
+    ftl.env.rqrmi_find = env_rqrmi_find;
+    metrics_counter("rqrmi_engine.lookups", &ftl.rqrmi_engine.lookups);
+    metrics_counter("rqrmi_engine.reloads", &ftl.rqrmi_engine.reloads);
+  }
   ftl.env.oob_words = geometry->oob_bytes / 4u;
   ftl.env.vpn_count = ftl_core.blocks.stripe_count * ftl_core.blocks.stripe_pages;
   ftl.env.stripe_pages = ftl_core.blocks.stripe_pages;

@@ -9,6 +9,7 @@ const registry_entry_t ftl_registry[] = {
     {REGISTRY_SCHEME, BOOT_SCHEME_SFTL, "sftl", {.scheme = &map_scheme_sftl}},
     {REGISTRY_SCHEME, BOOT_SCHEME_LEAFTL, "leaftl", {.scheme = &map_scheme_leaftl}},
     {REGISTRY_SCHEME, BOOT_SCHEME_LEARNEDFTL, "learnedftl", {.scheme = &map_scheme_learnedftl}},
+    {REGISTRY_SCHEME, BOOT_SCHEME_RQFTL, "rqftl", {.scheme = &map_scheme_rqftl}},
     {REGISTRY_VICTIM, BOOT_GC_VICTIM_GREEDY, "greedy", {.victim = &victim_policy_greedy}},
     {REGISTRY_VICTIM, BOOT_GC_VICTIM_2R_GREEDY, "2r_greedy", {.victim = &victim_policy_2r_greedy}},
     {REGISTRY_VICTIM, BOOT_GC_VICTIM_2R_FIFO, "2r_fifo", {.victim = &victim_policy_2r_fifo}},

@@ -83,6 +83,10 @@ uint32_t worker_jobs_out(void) {
   return mailbox.submitted - mailbox.delivered;
 }
 
+bool worker_done_waiting(void) {
+  return __atomic_load_n(&mailbox.finished, __ATOMIC_ACQUIRE) != mailbox.delivered;
+}
+
 void worker_run(unsigned hart_id) {
   if (hart_id != WORKER_HART) {
     for (;;) {

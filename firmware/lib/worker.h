@@ -70,6 +70,10 @@ uint32_t worker_poll(void);
 /* Jobs submitted and not yet delivered. */
 uint32_t worker_jobs_out(void);
 
+/* Whether a finished job waits for worker_poll (a main loop checks before it sleeps: a job run
+ * inline raises no interrupt). */
+bool worker_done_waiting(void);
+
 static inline worker_job_state_t worker_job_state(const worker_job_t *job) {
   return (worker_job_state_t)__atomic_load_n(&job->state, __ATOMIC_ACQUIRE);
 }

@@ -22,19 +22,18 @@ void rqrmi_engine_lookup(const rqrmi_engine_t *engine, const uint32_t *keys, uin
   }
 }
 
-rqrmi_train_config_t rqrmi_boot_train_config(const boot_config_t *boot) {
-  rqrmi_train_config_t config = {0};
-  config.stage_width[0] = 1;
-  config.stage_count = 1;
-  const uint32_t widths[3] = {boot->rqrmi_stage1_width, boot->rqrmi_stage2_width,
-                              boot->rqrmi_stage3_width};
-  for (uint32_t s = 0; s < 3 && widths[s] != 0; ++s) {
-    config.stage_width[s + 1] = widths[s];
-    config.stage_count = s + 2;
+int rqrmi_engine_find(rqrmi_engine_t *engine, const rqrmi_model_t *model,
+                      const rqrmi_range_t *ranges, uint32_t generation, uint32_t key,
+                      uint32_t *result) {
+  if (engine->model != model || engine->ranges != ranges || engine->generation != generation) {
+    ++engine->reloads;
+    engine->generation = generation;
+    if (rqrmi_engine_start(engine, engine->kind, model, ranges) != 0) {
+      engine->model = 0;
+      return -1;
+    }
   }
-  config.samples = boot->rqrmi_samples;
-  config.error_target = boot->rqrmi_error_target;
-  config.max_model_bytes = boot->rqrmi_max_model_bytes;
-  config.max_rounds = boot->rqrmi_max_rounds;
-  return config;
+  ++engine->lookups;
+  rqrmi_engine_lookup(engine, &key, 1, result);
+  return 0;
 }

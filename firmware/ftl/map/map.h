@@ -1,4 +1,4 @@
-/* The mapping-scheme interface. Every scheme (ideal, DFTL, TPFTL, SFTL; later LeaFTL, LearnedFTL,
+/* The mapping-scheme interface. Every scheme (ideal, DFTL, TPFTL, SFTL, LeaFTL, LearnedFTL,
  * RQFTL) sits behind it, chosen by the boot config.
  *
  * A scheme never touches flash. It answers from what it holds in memory and, when it cannot,
@@ -11,7 +11,8 @@
  *
  * Translation page t holds the VPNs of LPNs [t * entries_per_tp, (t + 1) * entries_per_tp), one
  * uint32_t each (VPN_UNMAPPED for an LPN never written or trimmed). All calls run to completion
- * on the hart that drives the FTL; nothing here is reentrant. */
+ * on the hart that drives the FTL; nothing here is reentrant. A scheme may hand long computations
+ * to the worker hart (map_env_t submit_job), by the rules of lib/worker.h. */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_MAP_H
 #define SSDVP_FIRMWARE_FTL_MAP_MAP_H
 
@@ -20,6 +21,8 @@
 
 #include "boot_config.h"
 #include "lib/arena.h"
+#include "lib/worker.h"
+#include "ml/rqrmi.h"
 
 #define VPN_UNMAPPED 0xFFFFFFFFu
 /* An update's old VPN the caller does not know (map_scheme_t.update). */
@@ -77,6 +80,16 @@ typedef struct map_env {
   uint32_t stripe_pages; /* VPNs of a stripe: its programs, one stream's, follow each other */
   /* Stops the firmware with `message` (a scheme that cannot go on: its memory, a broken table). */
   void (*fault)(const char *message);
+  /* Hands a long computation to the worker hart (lib/worker.h worker_submit: with one hart it
+   * runs at once); its on_done comes later, on this hart, from the FTL's main loop, outside any
+   * other call of the scheme. False when the mailbox is full. NULL (host tests): the scheme runs
+   * the job and its on_done itself, at once. */
+  bool (*submit_job)(worker_job_t *job);
+  /* The index of the range holding key, or RQRMI_NONE, by RQRMI on the engine the scenario picks
+   * (firmware.rqrmi_engine). `generation` changes whenever the model or its ranges do: the
+   * accelerator, which holds one model, reloads then. NULL: rqrmi_lookup on this hart. */
+  uint32_t (*rqrmi_find)(const rqrmi_model_t *model, const rqrmi_range_t *ranges,
+                         uint32_t generation, uint32_t key);
 } map_env_t;
 
 /* Counters every scheme keeps; the FTL adds them to its statistics block. */
@@ -155,5 +168,6 @@ extern const map_scheme_t map_scheme_tpftl;
 extern const map_scheme_t map_scheme_sftl;
 extern const map_scheme_t map_scheme_leaftl;
 extern const map_scheme_t map_scheme_learnedftl;
+extern const map_scheme_t map_scheme_rqftl;
 
 #endif

@@ -9,18 +9,29 @@ static uint32_t slot_count(uint32_t fractions) { return fractions + 1u; }
 
 static uint32_t bitmap_bytes(uint32_t capacity) { return bitmap_words(capacity) * 4u; }
 
-size_t rqftl_ltc_bytes(uint32_t fractions, uint32_t capacity, const rqrmi_train_config_t *train) {
+static size_t aligned(size_t bytes) { return (bytes + ARENA_ALIGN - 1u) & ~(size_t)(ARENA_ALIGN - 1u); }
+
+size_t rqftl_ltc_workspace_bytes(const rqrmi_train_config_t *train) {
+  return aligned(rqrmi_train_workspace_bytes(train));
+}
+
+size_t rqftl_ltc_bytes(uint32_t fractions, uint32_t capacity, const rqrmi_train_config_t *train,
+                       uint32_t written_capacity) {
   size_t slots = slot_count(fractions);
-  return slots * (sizeof(rqftl_slot_t) + (size_t)capacity * RQFTL_RANGE_BYTES +
-                  2u * bitmap_bytes(capacity) + rqrmi_train_model_capacity(train)) +
-         (size_t)fractions * 8u + rqrmi_train_workspace_bytes(train);
+  return aligned(slots * sizeof(rqftl_slot_t)) + 2u * aligned((size_t)fractions * 4u) +
+         aligned(slots * capacity * sizeof(rqrmi_range_t)) + aligned(slots * capacity * 4u) +
+         aligned(slots * 2u * bitmap_bytes(capacity)) +
+         aligned(slots * rqrmi_train_model_capacity(train)) +
+         rqftl_ltc_workspace_bytes(train) + aligned((size_t)written_capacity * 4u);
 }
 
 bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
-                    uint32_t entries_per_tp, const rqrmi_train_config_t *train, arena_t *arena) {
+                    uint32_t entries_per_tp, const rqrmi_train_config_t *train,
+                    uint32_t written_capacity, arena_t *arena) {
   memset(ltc, 0, sizeof *ltc);
+  ltc->transferring = RQFTL_LTC_IDLE;
   if (fractions == 0 || capacity == 0 || capacity > RQRMI_MAX_RANGES || entries_per_tp == 0 ||
-      rqrmi_train_check_config(train) != RQRMI_OK) {
+      written_capacity == 0 || rqrmi_train_check_config(train) != RQRMI_OK) {
     return false;
   }
   uint32_t slots = slot_count(fractions);
@@ -40,8 +51,10 @@ bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
   uint8_t *models =
       arena_alloc(arena, "rqftl_ltc_models", slots * (uint32_t)ltc->model_capacity);
   ltc->workspace = arena_alloc(arena, "rqftl_ltc_training", (uint32_t)ltc->workspace_bytes);
+  ltc->written = arena_alloc(arena, "rqftl_ltc_written", written_capacity * 4u);
+  ltc->written_capacity = written_capacity;
   if (!ltc->slots || !ltc->slot_of || !ltc->clock_hand || !ranges || !vpns || !bits ||
-      !models || !ltc->workspace) {
+      !models || !ltc->workspace || !ltc->written) {
     return false;
   }
   uint32_t words = bitmap_words(capacity);
@@ -53,6 +66,9 @@ bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
     slot->valid = slot->accessed + words;
     slot->model = (rqrmi_model_t *)(models + (size_t)s * ltc->model_capacity);
     slot->count = 0;
+    slot->generation = 0;
+    slot->valid_ranges = 0;
+    slot->valid_lpns = 0;
   }
   for (uint32_t f = 0; f < fractions; ++f) {
     ltc->slot_of[f] = f;
@@ -60,6 +76,21 @@ bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
   }
   ltc->spare = fractions;
   return true;
+}
+
+static uint32_t range_lpns(const rqftl_slot_t *slot, uint32_t index) {
+  return slot->ranges[index].hi - slot->ranges[index].lo + 1u;
+}
+
+/* Clears a valid bit; `live`: the slot is a fraction's, in the totals. */
+static void clear_valid(rqftl_ltc_t *ltc, rqftl_slot_t *slot, uint32_t index, bool live) {
+  bitmap_clear(slot->valid, index);
+  --slot->valid_ranges;
+  slot->valid_lpns -= range_lpns(slot, index);
+  if (live) {
+    --ltc->valid_ranges;
+    ltc->valid_lpns -= range_lpns(slot, index);
+  }
 }
 
 uint32_t rqftl_ltc_fraction_of_tp(const rqftl_ltc_t *ltc, uint32_t tp) {
@@ -75,6 +106,9 @@ uint32_t rqftl_ltc_find(const rqftl_ltc_t *ltc, uint32_t f, uint32_t lpn) {
   const rqftl_slot_t *slot = rqftl_ltc_fraction(ltc, f);
   if (slot->count == 0) {
     return RQRMI_NONE;
+  }
+  if (ltc->finder) {
+    return ltc->finder(ltc->finder_context, slot->model, slot->ranges, slot->generation, lpn);
   }
   return rqrmi_lookup(slot->model, slot->ranges, lpn);
 }
@@ -98,8 +132,15 @@ void rqftl_ltc_invalidate(rqftl_ltc_t *ltc, uint32_t lpn) {
   uint32_t index = rqftl_ltc_find(ltc, f, lpn);
   rqftl_slot_t *slot = &ltc->slots[ltc->slot_of[f]];
   if (index != RQRMI_NONE && bitmap_test(slot->valid, index)) {
-    bitmap_clear(slot->valid, index);
+    clear_valid(ltc, slot, index, true);
     ++ltc->stats.invalidations;
+  }
+  if (ltc->transferring == f) {
+    if (ltc->written_count < ltc->written_capacity) {
+      ltc->written[ltc->written_count++] = lpn;
+    } else {
+      ltc->overrun = true;
+    }
   }
 }
 
@@ -148,21 +189,36 @@ static rqrmi_status_t check_incoming(const rqftl_ltc_t *ltc, uint32_t f,
   return RQRMI_OK;
 }
 
-rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_range_t *ranges,
-                                  const uint32_t *vpns, uint32_t count, const uint32_t *tps,
-                                  uint32_t tp_count) {
+/* The staged incoming ranges sit at the top of the spare slot, so the merge can write its output
+ * from the bottom of the same arrays: with kept + count <= capacity, the output never passes the
+ * next incoming range it has not read. */
+rqrmi_range_t *rqftl_ltc_staged_ranges(rqftl_ltc_t *ltc, uint32_t count) {
+  return ltc->slots[ltc->spare].ranges + (ltc->capacity - count);
+}
+
+uint32_t *rqftl_ltc_staged_vpns(rqftl_ltc_t *ltc, uint32_t count) {
+  return ltc->slots[ltc->spare].vpns + (ltc->capacity - count);
+}
+
+rqrmi_status_t rqftl_ltc_transfer_begin(rqftl_ltc_t *ltc, uint32_t f, uint32_t count,
+                                        const uint32_t *tps, uint32_t tp_count) {
+  if (count > ltc->capacity) {
+    return RQRMI_ERR_RANGE_COUNT;
+  }
+  rqftl_slot_t *built = &ltc->slots[ltc->spare];
+  const rqrmi_range_t *ranges = rqftl_ltc_staged_ranges(ltc, count);
+  const uint32_t *vpns = rqftl_ltc_staged_vpns(ltc, count);
   rqrmi_status_t status = check_incoming(ltc, f, ranges, count, tps, tp_count);
   if (status != RQRMI_OK) {
     return status;
   }
   rqftl_slot_t *old = &ltc->slots[ltc->slot_of[f]];
-  rqftl_slot_t *built = &ltc->slots[ltc->spare];
   /* Drop the invalid ranges and those of the TPs coming anew; mark the rest kept (valid bit). */
   uint32_t kept = 0;
   for (uint32_t i = 0; i < old->count; ++i) {
     if (bitmap_test(old->valid, i) &&
         among(tps, tp_count, old->ranges[i].lo / ltc->entries_per_tp)) {
-      bitmap_clear(old->valid, i);
+      clear_valid(ltc, old, i, true);
     }
     if (bitmap_test(old->valid, i)) {
       ++kept;
@@ -177,7 +233,7 @@ rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_rang
       if (bitmap_test(old->accessed, hand)) {
         bitmap_clear(old->accessed, hand);
       } else {
-        bitmap_clear(old->valid, hand);
+        clear_valid(ltc, old, hand, true);
         --kept;
         ++ltc->stats.evicted;
       }
@@ -188,6 +244,7 @@ rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_rang
   uint32_t words = bitmap_words(ltc->capacity);
   memset(built->accessed, 0, words * 4u);
   memset(built->valid, 0, words * 4u);
+  built->valid_lpns = 0;
   uint32_t out = 0;
   uint32_t next_hand = 0;
   bool hand_placed = false;
@@ -211,51 +268,89 @@ rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_rang
       }
       ++i;
     } else {
-      built->ranges[out] = ranges[j];
-      built->vpns[out] = vpns[j];
+      rqrmi_range_t range = ranges[j];
+      uint32_t vpn = vpns[j];
+      built->ranges[out] = range;
+      built->vpns[out] = vpn;
       bitmap_set(built->accessed, out); /* new ranges are not evicted before they are used */
       ++j;
     }
     bitmap_set(built->valid, out);
+    built->valid_lpns += range_lpns(built, out);
     ++out;
   }
   built->count = out;
+  built->valid_ranges = out;
   ltc->stats.ranges_in += count;
   ++ltc->stats.transfers;
-  if (out != 0) {
-    status = rqrmi_train(&ltc->train, built->ranges, out, built->model, ltc->model_capacity,
-                         ltc->workspace, ltc->workspace_bytes, &ltc->last_training);
-    if (status != RQRMI_OK) {
-      built->count = 0;
-      ++ltc->stats.train_failures;
-    }
+  ltc->transferring = f;
+  ltc->next_hand = next_hand;
+  ltc->written_count = 0;
+  ltc->overrun = false;
+  ltc->training_status = RQRMI_OK;
+  return RQRMI_OK;
+}
+
+void rqftl_ltc_transfer_train(rqftl_ltc_t *ltc) {
+  rqftl_slot_t *built = &ltc->slots[ltc->spare];
+  ltc->training_status = RQRMI_OK;
+  if (built->count != 0) {
+    ltc->training_status =
+        rqrmi_train(&ltc->train, built->ranges, built->count, built->model, ltc->model_capacity,
+                    ltc->workspace, ltc->workspace_bytes, &ltc->last_training);
   }
+}
+
+bool rqftl_ltc_transfer_end(rqftl_ltc_t *ltc) {
+  uint32_t f = ltc->transferring;
+  ltc->transferring = RQFTL_LTC_IDLE;
+  if (ltc->overrun) {
+    ++ltc->stats.abandoned;
+    return false;
+  }
+  rqftl_slot_t *built = &ltc->slots[ltc->spare];
+  if (ltc->training_status != RQRMI_OK) {
+    built->count = 0;
+    built->valid_ranges = 0;
+    built->valid_lpns = 0;
+    ++ltc->stats.train_failures;
+  }
+  built->generation = ++ltc->generations;
   /* The swap: lookups see the new array and model from here on. */
   uint32_t previous = ltc->slot_of[f];
+  ltc->valid_ranges += built->valid_ranges - ltc->slots[previous].valid_ranges;
+  ltc->valid_lpns += built->valid_lpns - ltc->slots[previous].valid_lpns;
   ltc->slot_of[f] = ltc->spare;
   ltc->spare = previous;
-  ltc->clock_hand[f] = next_hand < built->count ? next_hand : 0u;
+  ltc->clock_hand[f] = ltc->next_hand < built->count ? ltc->next_hand : 0u;
+  for (uint32_t w = 0; w < ltc->written_count; ++w) {
+    uint32_t index = rqftl_ltc_find(ltc, f, ltc->written[w]);
+    if (index != RQRMI_NONE && bitmap_test(built->valid, index)) {
+      clear_valid(ltc, built, index, true);
+      ++ltc->stats.raced;
+    }
+  }
+  return true;
+}
+
+rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_range_t *ranges,
+                                  const uint32_t *vpns, uint32_t count, const uint32_t *tps,
+                                  uint32_t tp_count) {
+  if (count > ltc->capacity) {
+    return RQRMI_ERR_RANGE_COUNT;
+  }
+  memcpy(rqftl_ltc_staged_ranges(ltc, count), ranges, count * sizeof *ranges);
+  memcpy(rqftl_ltc_staged_vpns(ltc, count), vpns, count * sizeof *vpns);
+  rqrmi_status_t status = rqftl_ltc_transfer_begin(ltc, f, count, tps, tp_count);
+  if (status != RQRMI_OK) {
+    return status;
+  }
+  rqftl_ltc_transfer_train(ltc);
+  status = ltc->training_status;
+  rqftl_ltc_transfer_end(ltc);
   return status;
 }
 
-uint32_t rqftl_ltc_valid_ranges(const rqftl_ltc_t *ltc) {
-  uint32_t total = 0;
-  for (uint32_t f = 0; f < ltc->fractions; ++f) {
-    const rqftl_slot_t *slot = rqftl_ltc_fraction(ltc, f);
-    total += bitmap_count(slot->valid, slot->count);
-  }
-  return total;
-}
+uint32_t rqftl_ltc_valid_ranges(const rqftl_ltc_t *ltc) { return ltc->valid_ranges; }
 
-uint32_t rqftl_ltc_valid_lpns(const rqftl_ltc_t *ltc) {
-  uint32_t total = 0;
-  for (uint32_t f = 0; f < ltc->fractions; ++f) {
-    const rqftl_slot_t *slot = rqftl_ltc_fraction(ltc, f);
-    for (uint32_t i = 0; i < slot->count; ++i) {
-      if (bitmap_test(slot->valid, i)) {
-        total += slot->ranges[i].hi - slot->ranges[i].lo + 1u;
-      }
-    }
-  }
-  return total;
-}
+uint32_t rqftl_ltc_valid_lpns(const rqftl_ltc_t *ltc) { return ltc->valid_lpns; }

@@ -15,10 +15,20 @@
  *   a valid range answers and gets its access bit.
  * - Invalidation: a write makes the LTC's range holding the LPN invalid (found by inference, as
  *   the paper does); it is dropped at the fraction's next transfer.
- * - Transfer (section 4.5): the fraction keeps its valid ranges of TPs the transfer does not
- *   bring, evicts by one-handed CLOCK while they and the incoming ranges exceed its capacity
- *   (a range whose access bit is set loses it and is passed over once), merges the two sorted
- *   lists, raises the incoming ranges' access bits, and trains the model on the result.
+ * - Transfer (section 4.5), in three steps so the training can run on another hart:
+ *   - begin (serving hart): the incoming ranges, staged in the spare slot (the paper's transfer
+ *     buffer: with F fractions it is 1/(F + 1) of the LTC), are checked; the fraction drops its
+ *     invalid ranges and those of the TPs the transfer brings, evicts by one-handed CLOCK while
+ *     the rest and the incoming ranges exceed its capacity (a range whose access bit is set loses
+ *     it and is passed over once), and the two sorted lists merge into the spare slot, the
+ *     incoming ranges with their access bits raised. Lookups go on with the old fraction.
+ *   - train (any hart): the spare slot's model is trained. It touches nothing else.
+ *   - end (serving hart): the spare slot is swapped in whole, so lookups see the old fraction or
+ *     the new one, never a mix. LPNs written since begin (logged by rqftl_ltc_invalidate, which
+ *     also invalidates them in the old fraction) are invalidated in the new one, so nothing stale
+ *     is served. A transfer that more writes raced than the log holds is abandoned: the old
+ *     fraction stays, its replaced ranges invalid (the scheme selects their lines again).
+ *   Access bits set on the old fraction while the model trains are not carried over.
  *
  * Portable C: the firmware and the host tests run the same code. Memory comes from an arena. */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_RQFTL_LTC_H
@@ -48,7 +58,18 @@ typedef struct rqftl_slot {
   uint32_t *valid;       /* bitmap over the ranges */
   rqrmi_model_t *model;  /* trained on ranges when count != 0 */
   uint32_t count;
+  uint32_t generation;   /* changes whenever the model and ranges do (an engine's reload key) */
+  uint32_t valid_ranges; /* valid bits set */
+  uint32_t valid_lpns;   /* LPNs the valid ranges map */
 } rqftl_slot_t;
+
+/* Finds the range holding key with a fraction's model (an RQRMI engine: the CPU or the
+ * accelerator, which reloads when the model or its generation changes); RQRMI_NONE if none. */
+typedef uint32_t (*rqftl_ltc_finder_t)(void *context, const rqrmi_model_t *model,
+                                       const rqrmi_range_t *ranges, uint32_t generation,
+                                       uint32_t key);
+
+#define RQFTL_LTC_IDLE 0xFFFFFFFFu /* rqftl_ltc_t.transferring: no transfer out */
 
 typedef struct rqftl_ltc_stats {
   uint64_t lookups;
@@ -59,6 +80,8 @@ typedef struct rqftl_ltc_stats {
   uint64_t dropped;        /* ranges transfers dropped: invalid, or of a TP they brought anew */
   uint64_t evicted;        /* ranges CLOCK evicted */
   uint64_t train_failures; /* transfers whose model could not be trained (fraction left empty) */
+  uint64_t abandoned;      /* transfers more racing writes than the log holds abandoned */
+  uint64_t raced;          /* ranges of a new fraction invalidated at its swap by racing writes */
 } rqftl_ltc_stats_t;
 
 typedef struct rqftl_ltc {
@@ -74,17 +97,34 @@ typedef struct rqftl_ltc {
   void *workspace;
   size_t workspace_bytes;
   rqrmi_train_report_t last_training;
+  rqrmi_status_t training_status; /* of the last train step */
+  uint32_t transferring;   /* the fraction a transfer is out for, or RQFTL_LTC_IDLE */
+  uint32_t next_hand;      /* the transfer's CLOCK hand in the new fraction */
+  uint32_t *written;       /* LPNs of the transferring fraction written since begin */
+  uint32_t written_capacity;
+  uint32_t written_count;
+  bool overrun;            /* more were written than the log holds */
+  uint32_t generations;
+  uint32_t valid_ranges;   /* over the fractions lookups see */
+  uint32_t valid_lpns;
+  rqftl_ltc_finder_t finder; /* NULL: rqrmi_lookup on this hart */
+  void *finder_context;
   rqftl_ltc_stats_t stats;
 } rqftl_ltc_t;
 
-/* Bytes rqftl_ltc_init takes from its arena, allocation overheads aside. */
-size_t rqftl_ltc_bytes(uint32_t fractions, uint32_t capacity, const rqrmi_train_config_t *train);
+/* Bytes rqftl_ltc_init takes from its arena, each allocation rounded up to ARENA_ALIGN; of them,
+ * the training workspace's. */
+size_t rqftl_ltc_workspace_bytes(const rqrmi_train_config_t *train);
+size_t rqftl_ltc_bytes(uint32_t fractions, uint32_t capacity, const rqrmi_train_config_t *train,
+                       uint32_t written_capacity);
 
-/* Takes the slots, models and training workspace from the arena; false when the configuration is
- * invalid (rqrmi_train_check_config, no fraction, a capacity of 0 or above RQRMI_MAX_RANGES) or
- * it does not fit. Every fraction starts empty. */
+/* Takes the slots, models, training workspace and the log of racing writes (written_capacity
+ * LPNs, at least 1) from the arena; false when the configuration is invalid
+ * (rqrmi_train_check_config, no fraction, a capacity of 0 or above RQRMI_MAX_RANGES) or it does
+ * not fit. Every fraction starts empty. */
 bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
-                    uint32_t entries_per_tp, const rqrmi_train_config_t *train, arena_t *arena);
+                    uint32_t entries_per_tp, const rqrmi_train_config_t *train,
+                    uint32_t written_capacity, arena_t *arena);
 
 /* The fraction holding TP tp's ranges. */
 uint32_t rqftl_ltc_fraction_of_tp(const rqftl_ltc_t *ltc, uint32_t tp);
@@ -100,15 +140,33 @@ uint32_t rqftl_ltc_find(const rqftl_ltc_t *ltc, uint32_t f, uint32_t lpn);
 /* A valid range holding lpn: *vpn is its VPN and the range's access bit is set. */
 bool rqftl_ltc_lookup(rqftl_ltc_t *ltc, uint32_t lpn, uint32_t *vpn);
 
-/* lpn's mapping changed: the range holding it, if any, is invalid from now on. */
+/* lpn's mapping changed: the range holding it, if any, is invalid from now on (and in the
+ * fraction a transfer is building, at its end). */
 void rqftl_ltc_invalidate(rqftl_ltc_t *ltc, uint32_t lpn);
 
-/* Transfers into fraction f `count` ranges (sorted, disjoint, each within one of the TPs
- * tps[0..tp_count), which all belong to f, at most RQFTL_RANGE_MAX_PAGES LPNs) with their first
- * VPNs: they replace whatever the fraction held of those TPs. RQRMI_ERR_RANGE_COUNT when count
- * exceeds the capacity, RQRMI_ERR_RANGES_OVERLAP (and the like) for ranges breaking the rules
- * above; the fraction is then unchanged. A model that cannot be trained leaves the fraction
- * empty (counted) and answers the training's status. */
+/* Where a transfer's incoming ranges are staged (in the spare slot): room for `count` of them
+ * (at most the capacity). Not while a transfer is out. */
+rqrmi_range_t *rqftl_ltc_staged_ranges(rqftl_ltc_t *ltc, uint32_t count);
+uint32_t *rqftl_ltc_staged_vpns(rqftl_ltc_t *ltc, uint32_t count);
+
+/* Begins a transfer into fraction f of the `count` staged ranges (sorted, disjoint, each within
+ * one of the TPs tps[0..tp_count), which are sorted and all belong to f, at most
+ * RQFTL_RANGE_MAX_PAGES LPNs) with their first VPNs: they replace whatever the fraction held of
+ * those TPs. RQRMI_ERR_RANGE_COUNT when count exceeds the capacity, RQRMI_ERR_RANGES_OVERLAP
+ * (and the like) for ranges breaking the rules above; nothing changes then and no transfer is
+ * out. Not while another transfer is out. */
+rqrmi_status_t rqftl_ltc_transfer_begin(rqftl_ltc_t *ltc, uint32_t f, uint32_t count,
+                                        const uint32_t *tps, uint32_t tp_count);
+
+/* Trains the transfer's model: the job of the worker hart (or inline). Sets training_status. */
+void rqftl_ltc_transfer_train(rqftl_ltc_t *ltc);
+
+/* Ends the transfer: false when it was abandoned (the old fraction stays). A model that could not
+ * be trained leaves the fraction empty (counted). */
+bool rqftl_ltc_transfer_end(rqftl_ltc_t *ltc);
+
+/* Begin, train and end at once, from ranges and vpns of the caller's: the status of begin, else
+ * of the training. */
 rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_range_t *ranges,
                                   const uint32_t *vpns, uint32_t count, const uint32_t *tps,
                                   uint32_t tp_count);

@@ -11,7 +11,7 @@
 uint32_t rqftl_stc_slot_bytes(uint32_t max_lines) {
   uint32_t buckets = scheme_pow2_floor(max_lines < 2u ? 2u : max_lines) * 2u;
   return scheme_aligned(max_lines * 4u) * 3u + scheme_aligned(max_lines * 8u) +
-         scheme_aligned(max_lines * 2u) + scheme_aligned(max_lines) +
+         scheme_aligned(max_lines * 2u) * 2u + scheme_aligned(max_lines) +
          scheme_aligned(buckets * 4u);
 }
 
@@ -33,11 +33,12 @@ bool rqftl_stc_init(rqftl_stc_t *stc, uint32_t max_lines, uint32_t entries_per_t
   stc->extent = scheme_alloc(budget, "map.rqftl.stc_extents", max_lines * 4u);
   stc->links = scheme_alloc(budget, "map.rqftl.stc_lru", max_lines * 8u);
   stc->count = scheme_alloc(budget, "map.rqftl.stc_counts", max_lines * 2u);
+  stc->known = scheme_alloc(budget, "map.rqftl.stc_known", max_lines * 2u);
   stc->flags = scheme_alloc(budget, "map.rqftl.stc_flags", max_lines);
   uint32_t *heads = scheme_alloc(budget, "map.rqftl.stc_buckets", buckets * 4u);
   stc->pool = scheme_alloc(budget, "map.rqftl.stc_runs", pool_runs * (uint32_t)sizeof(rqftl_run_t));
-  if (!stc->tps || !stc->hash_next || !stc->extent || !stc->links || !stc->count || !stc->flags ||
-      !heads || !stc->pool) {
+  if (!stc->tps || !stc->hash_next || !stc->extent || !stc->links || !stc->count || !stc->known ||
+      !stc->flags || !heads || !stc->pool) {
     return false;
   }
   scheme_hash_init(&stc->hash, heads, buckets, stc->hash_next, stc->tps);
@@ -60,6 +61,28 @@ static uint32_t capacity_of(const rqftl_stc_t *stc, uint32_t slot) {
 
 static rqftl_run_t *runs_of(rqftl_stc_t *stc, uint32_t slot) {
   return &stc->pool[stc->extent[slot] + 1u];
+}
+
+/* The line translates `known` LPNs from now on. */
+static void set_known(rqftl_stc_t *stc, uint32_t slot, uint32_t known) {
+  if (!(stc->flags[slot] & RQFTL_STC_MARKED)) {
+    stc->stats.unmarked_lpns = stc->stats.unmarked_lpns - stc->known[slot] + known;
+  }
+  stc->known[slot] = (uint16_t)known;
+}
+
+static void set_marked(rqftl_stc_t *stc, uint32_t slot, bool marked) {
+  bool was = (stc->flags[slot] & RQFTL_STC_MARKED) != 0;
+  if (was == marked) {
+    return;
+  }
+  if (marked) {
+    stc->flags[slot] |= RQFTL_STC_MARKED;
+    stc->stats.unmarked_lpns -= stc->known[slot];
+  } else {
+    stc->flags[slot] &= (uint8_t)~RQFTL_STC_MARKED;
+    stc->stats.unmarked_lpns += stc->known[slot];
+  }
 }
 
 static void kill_extent(rqftl_stc_t *stc, uint32_t index) {
@@ -94,6 +117,7 @@ static void drop_line(rqftl_stc_t *stc, uint32_t slot) {
     ++stc->stats.dirty_evictions;
   }
   ++stc->stats.evictions;
+  set_known(stc, slot, 0);
   kill_extent(stc, stc->extent[slot]);
   scheme_hash_remove(&stc->hash, slot);
   scheme_list_remove(&stc->lru, stc->links, slot);
@@ -163,16 +187,20 @@ static uint32_t new_line(rqftl_stc_t *stc, uint32_t tp, uint32_t capacity) {
       return SCHEME_NIL;
     }
   }
+  /* Off the free list first: making pool room may evict lines, which go onto it. */
   uint32_t slot = stc->free_slots;
+  stc->free_slots = stc->hash_next[slot];
   uint32_t index = alloc_extent(stc, slot, capacity < STC_MIN_CAPACITY ? STC_MIN_CAPACITY
                                                                        : capacity);
   if (index == SCHEME_NIL) {
+    stc->hash_next[slot] = stc->free_slots;
+    stc->free_slots = slot;
     return SCHEME_NIL;
   }
-  stc->free_slots = stc->hash_next[slot];
   stc->extent[slot] = index;
   stc->tps[slot] = tp;
   stc->count[slot] = 0;
+  stc->known[slot] = 0;
   stc->flags[slot] = 0;
   scheme_hash_insert(&stc->hash, slot);
   scheme_list_push_front(&stc->lru, stc->links, slot);
@@ -265,6 +293,9 @@ static bool set_offset(rqftl_stc_t *stc, uint32_t slot, uint32_t offset, uint32_
     replacement[parts++] = (rqftl_run_t){(uint16_t)offset, 1, vpn};
     at = before == *count ? 0u : before + 1u;
     replaced = 0;
+    if (!(stc->flags[slot] & RQFTL_STC_WHOLE)) {
+      set_known(stc, slot, stc->known[slot] + 1u); /* a patch line learns the LPN */
+    }
   }
   memmove(&runs[at + parts], &runs[at + replaced], (*count - at - replaced) * sizeof(rqftl_run_t));
   memcpy(&runs[at], replacement, parts * sizeof(rqftl_run_t));
@@ -314,7 +345,8 @@ bool rqftl_stc_write(rqftl_stc_t *stc, uint32_t lpn, uint32_t vpn) {
     stc->flags[slot] |= STC_UPDATED;
     ++stc->stats.updated_tps;
   }
-  stc->flags[slot] = (uint8_t)((stc->flags[slot] | RQFTL_STC_DIRTY) & ~RQFTL_STC_MARKED);
+  set_marked(stc, slot, false);
+  stc->flags[slot] |= RQFTL_STC_DIRTY;
   return true;
 }
 
@@ -371,7 +403,10 @@ bool rqftl_stc_load(rqftl_stc_t *stc, uint32_t tp, const uint32_t *entries) {
   }
   stc->extent[slot] = index;
   stc->count[slot] = count;
-  stc->flags[slot] = (uint8_t)(RQFTL_STC_WHOLE | (stc->flags[slot] & (RQFTL_STC_DIRTY | STC_UPDATED)));
+  set_marked(stc, slot, false);
+  stc->flags[slot] =
+      (uint8_t)(RQFTL_STC_WHOLE | (stc->flags[slot] & (RQFTL_STC_DIRTY | STC_UPDATED)));
+  set_known(stc, slot, stc->entries_per_tp);
   if (patches != index) {
     /* The patches go over the TP: they are newer. */
     const rqftl_run_t *patch = &stc->pool[patches + 1u];
@@ -402,7 +437,9 @@ void rqftl_stc_clear_updates(rqftl_stc_t *stc) {
   stc->stats.updated_tps = 0;
 }
 
-void rqftl_stc_mark(rqftl_stc_t *stc, uint32_t slot) { stc->flags[slot] |= RQFTL_STC_MARKED; }
+void rqftl_stc_mark(rqftl_stc_t *stc, uint32_t slot) { set_marked(stc, slot, true); }
+
+void rqftl_stc_unmark(rqftl_stc_t *stc, uint32_t slot) { set_marked(stc, slot, false); }
 
 void rqftl_stc_flush(rqftl_stc_t *stc) {
   for (uint32_t slot = 0; slot < stc->max_lines; ++slot) {

@@ -56,6 +56,9 @@ typedef struct rqftl_stc_stats {
                              partition's counter, cleared by the scheme at each transfer */
   uint32_t lines;
   uint32_t pool_runs_live;
+  /* LPNs the unmarked lines translate (a whole line all its TP's, a patch line its patches):
+   * those of marked lines are in the long-term cache. */
+  uint32_t unmarked_lpns;
 } rqftl_stc_stats_t;
 
 typedef struct rqftl_stc {
@@ -70,6 +73,7 @@ typedef struct rqftl_stc {
   uint32_t free_slots;
   uint32_t *extent;     /* [slot]: pool index of its extent's header */
   uint16_t *count;      /* [slot]: runs */
+  uint16_t *known;      /* [slot]: LPNs the line translates */
   uint8_t *flags;       /* [slot] */
   rqftl_run_t *pool;    /* extents: a header (length: capacity, vpn: owner slot) and the runs */
   uint32_t pool_runs;
@@ -128,6 +132,8 @@ void rqftl_stc_clear_updates(rqftl_stc_t *stc);
 
 /* The line's runs went into a transfer; a later write clears the mark. */
 void rqftl_stc_mark(rqftl_stc_t *stc, uint32_t slot);
+/* The transfer was abandoned: the line goes into a later one. */
+void rqftl_stc_unmark(rqftl_stc_t *stc, uint32_t slot);
 static inline bool rqftl_stc_marked(const rqftl_stc_t *stc, uint32_t slot) {
   return (stc->flags[slot] & RQFTL_STC_MARKED) != 0;
 }

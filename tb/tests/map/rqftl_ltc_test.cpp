@@ -31,13 +31,14 @@ struct Ltc {
   arena_t arena{};
   rqftl_ltc_t ltc{};
 
-  Ltc(uint32_t fractions, uint32_t capacity) {
+  Ltc(uint32_t fractions, uint32_t capacity, uint32_t written_capacity = 64) {
     const rqrmi_train_config_t train = small_model();
-    const size_t bytes = rqftl_ltc_bytes(fractions, capacity, &train);
+    const size_t bytes = rqftl_ltc_bytes(fractions, capacity, &train, written_capacity);
     memory.resize(bytes / 8 + 1024);
     arena_init(&arena, memory.data(), static_cast<uint32_t>(memory.size() * 8), 0);
-    EXPECT_TRUE(rqftl_ltc_init(&ltc, fractions, capacity, kEntriesPerTp, &train, &arena));
-    EXPECT_LE(arena.used, bytes + 64) << "rqftl_ltc_bytes counts what init takes";
+    EXPECT_TRUE(rqftl_ltc_init(&ltc, fractions, capacity, kEntriesPerTp, &train, written_capacity,
+                               &arena));
+    EXPECT_EQ(arena.used, bytes) << "rqftl_ltc_bytes counts what init takes";
   }
 };
 
@@ -154,7 +155,20 @@ void run_reference(uint32_t fractions, uint32_t capacity, uint32_t seed, bool ex
           }
         }
       }
-    } else {  // lookups
+    } else {  // lookups, and the kept totals against a count over the fractions
+      uint32_t valid_ranges = 0;
+      uint32_t valid_lpns = 0;
+      for (uint32_t f = 0; f < fractions; ++f) {
+        const rqftl_slot_t* slot = rqftl_ltc_fraction(&cache.ltc, f);
+        for (uint32_t i = 0; i < slot->count; ++i) {
+          if (slot->valid[i / 32] & (1u << (i % 32))) {
+            ++valid_ranges;
+            valid_lpns += slot->ranges[i].hi - slot->ranges[i].lo + 1;
+          }
+        }
+      }
+      ASSERT_EQ(rqftl_ltc_valid_ranges(&cache.ltc), valid_ranges) << "at step " << step;
+      ASSERT_EQ(rqftl_ltc_valid_lpns(&cache.ltc), valid_lpns) << "at step " << step;
       for (uint32_t n = 0; n < 16; ++n) {
         const uint32_t lpn = rng() % truth.size();
         uint32_t vpn = kUnmapped;
@@ -275,19 +289,118 @@ TEST(RqftlLtc, TransfersBreakingTheRulesAreRefusedAndChangeNothing) {
   EXPECT_EQ(cache.ltc.stats.transfers, 1u);
 }
 
+// Stages a transfer of ranges into fraction f and begins it.
+void begin(rqftl_ltc_t* ltc, uint32_t f, const std::vector<rqrmi_range_t>& ranges,
+           const std::vector<uint32_t>& vpns, const std::vector<uint32_t>& tps) {
+  const uint32_t count = static_cast<uint32_t>(ranges.size());
+  std::copy(ranges.begin(), ranges.end(), rqftl_ltc_staged_ranges(ltc, count));
+  std::copy(vpns.begin(), vpns.end(), rqftl_ltc_staged_vpns(ltc, count));
+  ASSERT_EQ(rqftl_ltc_transfer_begin(ltc, f, count, tps.data(), static_cast<uint32_t>(tps.size())),
+            RQRMI_OK);
+}
+
+// Fraction 0 gets LPNs 0-9 of TPs 2 and 7 (VPNs 100 and 200 on), then a transfer of LPNs 20-29
+// of TP 2 (VPN 300 on) begins.
+void transfer_then_begin_again(rqftl_ltc_t* ltc) {
+  const uint32_t a = 2 * kEntriesPerTp;
+  const uint32_t b = 7 * kEntriesPerTp;
+  const uint32_t first_tps[2] = {2, 7};
+  const rqrmi_range_t first[2] = {{a, a + 9}, {b, b + 9}};
+  const uint32_t first_vpns[2] = {100, 200};
+  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, first, first_vpns, 2, first_tps, 2), RQRMI_OK);
+  begin(ltc, 0, {{a + 20, a + 29}}, {300}, {2});
+}
+
+// While a transfer's model trains, lookups see the old fraction (minus what the transfer
+// replaces); writes then invalidate the old fraction at once and the new one at its swap, so
+// neither an old range nor an incoming one serves a stale mapping afterwards.
+TEST(RqftlLtc, WritesRacingATransferAreInvalidatedInTheNewFraction) {
+  Ltc cache(1, 64);
+  rqftl_ltc_t* ltc = &cache.ltc;
+  const uint32_t a = 2 * kEntriesPerTp;
+  const uint32_t b = 7 * kEntriesPerTp;
+  ASSERT_NO_FATAL_FAILURE(transfer_then_begin_again(ltc));
+  uint32_t vpn = 0;
+  EXPECT_FALSE(rqftl_ltc_lookup(ltc, a + 1, &vpn)) << "TP 2's old range is replaced";
+  ASSERT_TRUE(rqftl_ltc_lookup(ltc, b + 1, &vpn)) << "the old fraction serves meanwhile";
+  EXPECT_EQ(vpn, 201u);
+  rqftl_ltc_invalidate(ltc, b + 3);   // kept range
+  rqftl_ltc_invalidate(ltc, a + 25);  // incoming range
+  EXPECT_FALSE(rqftl_ltc_lookup(ltc, b + 4, &vpn)) << "invalid in the old fraction at once";
+  rqftl_ltc_transfer_train(ltc);
+  ASSERT_TRUE(rqftl_ltc_transfer_end(ltc));
+  EXPECT_FALSE(rqftl_ltc_lookup(ltc, b + 4, &vpn));
+  EXPECT_FALSE(rqftl_ltc_lookup(ltc, a + 21, &vpn)) << "the racing write reached the new range";
+  EXPECT_EQ(ltc->stats.raced, 2u);
+  EXPECT_EQ(ltc->transferring, RQFTL_LTC_IDLE);
+  // A later transfer of the same fraction logs nothing from before.
+  begin(ltc, 0, {{b + 40, b + 41}}, {900}, {7});
+  rqftl_ltc_transfer_train(ltc);
+  ASSERT_TRUE(rqftl_ltc_transfer_end(ltc));
+  ASSERT_TRUE(rqftl_ltc_lookup(ltc, b + 41, &vpn));
+  EXPECT_EQ(vpn, 901u);
+}
+
+// More racing writes than the log holds abandon the transfer: the old fraction stays, without
+// the ranges the transfer replaced and those the writes hit.
+TEST(RqftlLtc, ATransferRacedByMoreWritesThanTheLogHoldsIsAbandoned) {
+  Ltc cache(1, 64, 2);
+  rqftl_ltc_t* ltc = &cache.ltc;
+  const uint32_t a = 2 * kEntriesPerTp;
+  const uint32_t b = 7 * kEntriesPerTp;
+  ASSERT_NO_FATAL_FAILURE(transfer_then_begin_again(ltc));
+  rqftl_ltc_invalidate(ltc, a + 21);
+  rqftl_ltc_invalidate(ltc, a + 22);
+  rqftl_ltc_invalidate(ltc, a + 23);
+  rqftl_ltc_transfer_train(ltc);
+  EXPECT_FALSE(rqftl_ltc_transfer_end(ltc));
+  EXPECT_EQ(ltc->stats.abandoned, 1u);
+  uint32_t vpn = 0;
+  EXPECT_FALSE(rqftl_ltc_lookup(ltc, a + 21, &vpn));
+  EXPECT_FALSE(rqftl_ltc_lookup(ltc, a + 1, &vpn));
+  ASSERT_TRUE(rqftl_ltc_lookup(ltc, b + 9, &vpn));
+  EXPECT_EQ(vpn, 209u);
+}
+
+// A finder stands for the engine: every lookup goes through it, with a generation that changes
+// at each swap.
+TEST(RqftlLtc, LookupsGoThroughTheFinderWithTheModelsGeneration) {
+  Ltc cache(1, 64);
+  rqftl_ltc_t* ltc = &cache.ltc;
+  std::vector<uint32_t> generations;
+  ltc->finder = [](void* context, const rqrmi_model_t* model, const rqrmi_range_t* ranges,
+                   uint32_t generation, uint32_t key) {
+    static_cast<std::vector<uint32_t>*>(context)->push_back(generation);
+    return rqrmi_lookup(model, ranges, key);
+  };
+  ltc->finder_context = &generations;
+  const uint32_t tp = 3;
+  const rqrmi_range_t range[1] = {{3 * kEntriesPerTp, 3 * kEntriesPerTp + 4}};
+  const uint32_t vpn0[1] = {50};
+  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, range, vpn0, 1, &tp, 1), RQRMI_OK);
+  uint32_t vpn = 0;
+  ASSERT_TRUE(rqftl_ltc_lookup(ltc, 3 * kEntriesPerTp + 2, &vpn));
+  EXPECT_EQ(vpn, 52u);
+  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, range, vpn0, 1, &tp, 1), RQRMI_OK);
+  ASSERT_TRUE(rqftl_ltc_lookup(ltc, 3 * kEntriesPerTp + 2, &vpn));
+  ASSERT_EQ(generations.size(), 2u);
+  EXPECT_NE(generations[0], generations[1]);
+}
+
 TEST(RqftlLtc, ABadConfigurationOrTooSmallAnArenaFailsInit) {
   rqrmi_train_config_t train = small_model();
   std::vector<uint64_t> memory(1 << 16);
   arena_t arena{};
   rqftl_ltc_t ltc{};
   arena_init(&arena, memory.data(), static_cast<uint32_t>(memory.size() * 8), 0);
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 0, 16, kEntriesPerTp, &train, &arena)) << "no fraction";
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, 0, kEntriesPerTp, &train, &arena)) << "no capacity";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 0, 16, kEntriesPerTp, &train, 8, &arena)) << "no fraction";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, 0, kEntriesPerTp, &train, 8, &arena)) << "no capacity";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, 16, kEntriesPerTp, &train, 0, &arena)) << "no write log";
   train.samples = 1;
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, 16, kEntriesPerTp, &train, &arena)) << "bad training";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, 16, kEntriesPerTp, &train, 8, &arena)) << "bad training";
   train = small_model();
   arena_init(&arena, memory.data(), 4096, 0);
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 12, 4096, kEntriesPerTp, &train, &arena)) << "too small";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 12, 4096, kEntriesPerTp, &train, 8, &arena)) << "too small";
 }
 
 }  // namespace

@@ -92,8 +92,34 @@ void run_reference(uint32_t lines, uint32_t pool_bytes, uint32_t seed) {
       ASSERT_EQ(cache.translate(lpn), truth[lpn]) << "LPN " << lpn << " at step " << step;
     } else if (rng() % 50 == 0) {
       rqftl_stc_flush(&cache.stc);
+    } else {
+      const uint32_t slot = rng() % lines;  // a transfer's mark, or an abandoned one's unmark
+      if (rqftl_stc_tp(&cache.stc, slot) != SCHEME_NIL) {
+        if (rng() % 4 == 0) {
+          rqftl_stc_unmark(&cache.stc, slot);
+        } else {
+          rqftl_stc_mark(&cache.stc, slot);
+        }
+      }
     }
     ASSERT_LE(cache.stc.stats.lines, lines);
+    if (step % 97 == 0) {
+      // The unmarked lines' LPNs: a whole line's TP, a patch line's patched LPNs.
+      uint32_t unmarked = 0;
+      for (uint32_t slot = 0; slot < lines; ++slot) {
+        if (rqftl_stc_tp(&cache.stc, slot) == SCHEME_NIL || rqftl_stc_marked(&cache.stc, slot)) {
+          continue;
+        }
+        if (cache.stc.flags[slot] & RQFTL_STC_WHOLE) {
+          unmarked += kEntries;
+          continue;
+        }
+        for (uint32_t r = 0; r < rqftl_stc_run_count(&cache.stc, slot); ++r) {
+          unmarked += rqftl_stc_runs(&cache.stc, slot)[r].length;
+        }
+      }
+      ASSERT_EQ(cache.stc.stats.unmarked_lpns, unmarked) << "at step " << step;
+    }
   }
   // Everything written reaches flash once every line is flushed.
   rqftl_stc_flush(&cache.stc);
@@ -108,6 +134,11 @@ void run_reference(uint32_t lines, uint32_t pool_bytes, uint32_t seed) {
 TEST(RqftlStc, AnswersTheLatestMappingWithFewLinesAndASmallPool) { run_reference(6, 4096, 1); }
 
 TEST(RqftlStc, AnswersTheLatestMappingWithManyLines) { run_reference(40, 16384, 2); }
+
+// Many lines in a small pool: a new line's extent often needs other lines evicted first.
+TEST(RqftlStc, AnswersTheLatestMappingWhenNewLinesEvictForPoolRoom) {
+  run_reference(64, 4096, 3);
+}
 
 TEST(RqftlStc, ConsecutiveWritesCoalesceIntoOneRun) {
   Stc cache(4, 4096);
