@@ -18,18 +18,28 @@
  *   and the model is trained as a job on the worker hart (map_env_t submit_job; inline with one
  *   hart), lookups going on with the old fraction; the swap comes from the FTL's main loop.
  * - An evicted dirty line is written back whole (a whole line: its TP is the line) or as
- *   patches the TP store merges into the TP read from flash.
+ *   patches the TP store merges into the TP read from flash (in pieces of half a TP's entries:
+ *   the scratch is one page).
  *
- * Budget (ftl.map_budget): the short-term cache's slots, hash and LRU links, and its run pool of
- * ftl.rqftl.stc_bytes (a static partition); a transfer's TP list and a scratch page for
- * write-backs; and the long-term cache: F + 1 range arrays (the spare is the transfer buffer),
- * 12 bytes and 2 bits a range, F + 1 models, the CLOCK hands and the log of writes racing a
- * transfer. The training workspace is the worker's scratch: SRAM outside the budget, as the
- * paper counts (section 4.8), shown in the arena as map.rqftl.training. */
+ * - The partition (section 4.7): both caches live in one pool (ftl/map/rqftl_pool.h). Before
+ *   each transfer, a running average of the TPs updated since the last one sets the short-term
+ *   cache's line limit (at least ftl.rqftl.stc_min_lines, at most ftl.rqftl.stc_lines: the
+ *   paper's 512); its lines' mean size makes that a share of cells, and the long-term cache's
+ *   F fractions and spare share the rest equally. A fraction takes its new capacity when it is
+ *   transferred; the short-term cache gives up lines (LRU) when the new fraction needs their
+ *   room. ftl.rqftl.stc_bytes instead fixes the short-term cache's cells (a static partition).
+ *
+ * Budget (ftl.map_budget): the short-term cache's slots, hash and LRU links; a transfer's TP list
+ * and a scratch page for write-backs; the long-term cache's slot records, F + 1 models, CLOCK
+ * hands and the log of writes racing a transfer; and the pool, all the rest. A range takes 12
+ * bytes and 2 bits of it, a run 8 bytes. The training workspace is the worker's scratch: SRAM
+ * outside the budget, as the paper counts (section 4.8), shown in the arena as
+ * rqftl_ltc_training. */
 #include <string.h>
 
 #include "ftl/map/map.h"
 #include "ftl/map/rqftl_ltc.h"
+#include "ftl/map/rqftl_pool.h"
 #include "ftl/map/rqftl_stc.h"
 #include "ftl/map/scheme_common.h"
 #include "lib/bitmap.h"
@@ -38,6 +48,8 @@
 #include "ml/rqrmi_boot.h"
 
 typedef struct rqftl_stats {
+  uint32_t stc_target_lines;  /* the partition's line limit */
+  uint32_t stc_target_cells;  /* the short-term cache's share of the pool */
   uint64_t ltc_hits;          /* lookups the long-term cache answered */
   uint64_t stc_hits;          /* lookups the short-term cache answered */
   uint64_t transfers;         /* transfers ended (swapped or abandoned) */
@@ -45,7 +57,7 @@ typedef struct rqftl_stats {
   uint64_t training_cycles;   /* on the hart that trained (the worker, or inline) */
   uint64_t transfer_cycles;   /* on the serving hart: selection, merge, swap */
   uint64_t ltc_lookup_cycles; /* on the serving hart, long-term cache lookups and invalidations */
-  uint32_t ltc_capacity;      /* ranges a fraction holds */
+  uint32_t ltc_capacity;      /* ranges the last transfer's fraction holds */
   uint32_t ltc_ranges;        /* valid ranges now */
   uint32_t ltc_lpns;          /* LPNs the valid ranges map */
   uint32_t last_training_cycles;
@@ -53,8 +65,13 @@ typedef struct rqftl_stats {
 
 static struct {
   map_env_t env;
+  rqftl_pool_t pool;
   rqftl_stc_t stc;
   rqftl_ltc_t ltc;
+  uint32_t static_stc_cells;  /* 0: the dynamic partition */
+  uint32_t min_lines;
+  uint32_t average_weight;
+  uint32_t updated_average16; /* TPs updated between transfers, running average x 16 */
   uint32_t *transfer_tps;   /* [stc max_lines]: the TPs of the transfer out, sorted */
   uint32_t *transfer_slots; /* [stc max_lines]: their lines */
   uint32_t transfer_count;
@@ -63,7 +80,7 @@ static struct {
   bool pending;             /* a line may be unmarked: a transfer may have work */
   worker_job_t job;
   uint32_t job_cycles;      /* written by the job: its training's cycles */
-  map_patch_t *scratch;     /* entries_per_tp patches, or a TP's entries */
+  uint32_t *scratch;        /* a TP's entries, or half as many patches */
   map_counters_t counters;
   rqftl_stats_t stats;
 } rq;
@@ -75,26 +92,34 @@ static void line_evicted(void *context, uint32_t tp, const rqftl_run_t *runs, ui
   (void)context;
   uint32_t first = tp * rq.env.entries_per_tp;
   if (whole) {
-    uint32_t *entries = (uint32_t *)rq.scratch;
     for (uint32_t i = 0; i < rq.env.entries_per_tp; ++i) {
-      entries[i] = VPN_UNMAPPED;
+      rq.scratch[i] = VPN_UNMAPPED;
     }
     for (uint32_t r = 0; r < count; ++r) {
       for (uint32_t i = 0; i < runs[r].length && runs[r].vpn != VPN_UNMAPPED; ++i) {
-        entries[runs[r].offset + i] = runs[r].vpn + i;
+        rq.scratch[runs[r].offset + i] = runs[r].vpn + i;
       }
     }
-    rq.env.write_back_page(tp, entries);
+    rq.env.write_back_page(tp, rq.scratch);
     return;
   }
-  uint32_t patches = 0;
+  /* Patches, as many at a time as the scratch page holds. */
+  map_patch_t *patches = (map_patch_t *)rq.scratch;
+  uint32_t room = rq.env.entries_per_tp / 2u;
+  uint32_t held = 0;
   for (uint32_t r = 0; r < count; ++r) {
     for (uint32_t i = 0; i < runs[r].length; ++i) {
       uint32_t vpn = runs[r].vpn == VPN_UNMAPPED ? VPN_UNMAPPED : runs[r].vpn + i;
-      rq.scratch[patches++] = (map_patch_t){first + runs[r].offset + i, vpn};
+      patches[held++] = (map_patch_t){first + runs[r].offset + i, vpn};
+      if (held == room) {
+        rq.env.write_back_patches(tp, patches, held);
+        held = 0;
+      }
     }
   }
-  rq.env.write_back_patches(tp, rq.scratch, patches);
+  if (held != 0) {
+    rq.env.write_back_patches(tp, patches, held);
+  }
 }
 
 /* ---- the engine ---- */
@@ -111,8 +136,58 @@ static void ltc_gauges(void) {
   rq.stats.ltc_ranges = rq.ltc.valid_ranges;
   rq.stats.ltc_lpns = rq.ltc.valid_lpns;
   rq.counters.translatable_lpns = rq.ltc.valid_lpns + rq.stc.stats.unmarked_lpns;
-  rq.counters.table_bytes = rq.ltc.valid_ranges * RQFTL_RANGE_BYTES +
-                            rq.stc.stats.pool_runs_live * (uint32_t)sizeof(rqftl_run_t);
+  rq.counters.table_bytes =
+      rq.ltc.valid_ranges * RQFTL_RANGE_BYTES + rq.stc.stats.cells * RQFTL_POOL_CELL_BYTES;
+}
+
+/* The pool slid an extent: a line's (owners below max_lines) or a slot's of the LTC. */
+static void extent_moved(void *context, uint32_t owner, uint32_t index) {
+  (void)context;
+  if (owner < rq.stc.max_lines) {
+    rqftl_stc_moved(&rq.stc, owner, index);
+  } else {
+    rqftl_ltc_moved(&rq.ltc, owner - rq.stc.max_lines, index);
+  }
+}
+
+/* ---- the partition ---- */
+
+/* The largest capacity whose slot takes at most `cells`. */
+static uint32_t capacity_in(uint32_t cells) {
+  uint32_t capacity = cells < 3u ? 0u : (uint32_t)(((uint64_t)(cells - 3u) * 32u) / 49u);
+  capacity = capacity > RQRMI_MAX_RANGES ? RQRMI_MAX_RANGES : capacity;
+  while (capacity != 0 && rqftl_ltc_slot_cells(capacity) > cells) {
+    --capacity;
+  }
+  return capacity;
+}
+
+/* Section 4.7: the short-term cache's line limit from the running average of TPs updated since
+ * the last transfer, its share of cells from its lines' mean size; a fraction's capacity from
+ * the rest. */
+static uint32_t partition(void) {
+  uint32_t updated = rq.stc.stats.updated_tps;
+  rqftl_stc_clear_updates(&rq.stc);
+  int32_t step = ((int32_t)(updated << 4) - (int32_t)rq.updated_average16) /
+                 (int32_t)rq.average_weight;
+  rq.updated_average16 = (uint32_t)((int32_t)rq.updated_average16 + step);
+  uint32_t floor_cells = rqftl_stc_min_cells(rq.env.entries_per_tp) + rq.env.entries_per_tp + 4u;
+  uint32_t share = rq.static_stc_cells;
+  if (share == 0) {
+    uint32_t lines = (rq.updated_average16 + 15u) >> 4;
+    lines = lines < rq.min_lines ? rq.min_lines : lines;
+    lines = lines > rq.stc.max_lines ? rq.stc.max_lines : lines;
+    rqftl_stc_set_line_limit(&rq.stc, lines);
+    rq.stats.stc_target_lines = lines;
+    /* A line's mean size now, or a whole TP of single runs while there is none. */
+    uint32_t mean = rq.stc.stats.lines != 0 ? rq.stc.stats.cells / rq.stc.stats.lines
+                                            : rq.env.entries_per_tp + 3u;
+    uint64_t cells = (uint64_t)lines * mean;
+    share = cells < floor_cells ? floor_cells : (uint32_t)cells;
+  }
+  share = share > rq.pool.cell_count ? rq.pool.cell_count : share;
+  rq.stats.stc_target_cells = share;
+  return capacity_in((rq.pool.cell_count - share) / (rq.ltc.fractions + 1u));
 }
 
 /* ---- transfers ---- */
@@ -141,7 +216,7 @@ static bool begin_transfer(uint32_t f) {
       continue;
     }
     uint32_t more = ranges_of_line(slot);
-    if (ranges + more > rq.ltc.capacity) {
+    if (ranges + more > rqftl_ltc_spare_capacity(&rq.ltc)) {
       continue; /* a later transfer takes it */
     }
     ranges += more;
@@ -217,11 +292,25 @@ static void transfer_done(worker_job_t *job);
 static void maybe_transfer(void) {
   while (!rq.transfer_out && rq.pending) {
     uint32_t started = now();
+    /* The new fraction's room, beside the old one: the short-term cache gives up lines beyond its
+     * share, and the fraction takes what there is when even that is short. */
+    uint32_t capacity = partition();
+    while (rqftl_pool_free_cells(&rq.pool) < rqftl_ltc_slot_cells(capacity) &&
+           rq.stc.stats.cells > rq.stats.stc_target_cells && rqftl_stc_evict_one(&rq.stc)) {
+    }
+    uint32_t room = capacity_in(rqftl_pool_free_cells(&rq.pool));
+    capacity = capacity < room ? capacity : room;
+    rq.stats.ltc_capacity = capacity;
     bool begun = false;
-    for (uint32_t tried = 0; tried < rq.ltc.fractions && !begun; ++tried) {
-      uint32_t f = rq.next_fraction;
-      rq.next_fraction = f + 1u == rq.ltc.fractions ? 0u : f + 1u;
-      begun = begin_transfer(f);
+    if (capacity != 0 && rqftl_ltc_prepare(&rq.ltc, capacity)) {
+      for (uint32_t tried = 0; tried < rq.ltc.fractions && !begun; ++tried) {
+        uint32_t f = rq.next_fraction;
+        rq.next_fraction = f + 1u == rq.ltc.fractions ? 0u : f + 1u;
+        begun = begin_transfer(f);
+      }
+      if (!begun) {
+        rqftl_ltc_release_spare(&rq.ltc); /* the short-term cache may use it meanwhile */
+      }
     }
     rq.stats.transfer_cycles += now() - started;
     if (!begun) {
@@ -258,46 +347,54 @@ static bool rqftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
   scheme_budget_t budget = {arena, budget_bytes, 0};
   uint32_t max_lines = boot->ftl_rqftl_stc_lines < env->tp_count ? boot->ftl_rqftl_stc_lines
                                                                   : env->tp_count;
-  if (!rqftl_stc_init(&rq.stc, max_lines, env->entries_per_tp, boot->ftl_rqftl_stc_bytes, &budget,
-                      line_evicted, 0)) {
+  rqrmi_train_config_t train = rqrmi_boot_train_config(boot);
+  uint32_t fractions = boot->ftl_rqftl_fractions;
+  uint32_t race_log = boot->ftl_rqftl_race_log;
+  if (!rqftl_stc_init(&rq.stc, max_lines, env->entries_per_tp, &rq.pool, &budget, line_evicted,
+                      0)) {
     return false;
   }
   rq.transfer_tps = scheme_alloc(&budget, "map.rqftl.transfer_tps", max_lines * 4u);
   rq.transfer_slots = scheme_alloc(&budget, "map.rqftl.transfer_lines", max_lines * 4u);
-  rq.scratch = scheme_alloc(&budget, "map.rqftl.scratch",
-                            env->entries_per_tp * (uint32_t)sizeof(map_patch_t));
-  if (!rq.transfer_tps || !rq.transfer_slots || !rq.scratch) {
+  rq.scratch = scheme_alloc(&budget, "map.rqftl.scratch", env->entries_per_tp * 4u);
+  if (!rq.transfer_tps || !rq.transfer_slots || !rq.scratch ||
+      rqrmi_train_check_config(&train) != RQRMI_OK) {
     return false;
   }
-  /* The long-term cache takes the rest: F + 1 slots of `capacity` ranges (12 bytes and 2 bits
-   * each), their models and the race log; the training workspace is the worker's, outside. */
-  rqrmi_train_config_t train = rqrmi_boot_train_config(boot);
-  uint32_t fractions = boot->ftl_rqftl_fractions;
-  uint32_t race_log = boot->ftl_rqftl_race_log;
-  if (rqrmi_train_check_config(&train) != RQRMI_OK) {
+  /* The long-term cache's records; its training workspace is the worker's, outside the budget. */
+  size_t ltc_fixed = rqftl_ltc_bytes(fractions, &train, race_log) -
+                     rqftl_ltc_workspace_bytes(&train);
+  if (budget.used + ltc_fixed > budget.limit ||
+      !rqftl_ltc_init(&rq.ltc, fractions, env->entries_per_tp, &train, race_log, &rq.pool,
+                      max_lines, arena)) {
     return false;
   }
-  size_t workspace = rqftl_ltc_workspace_bytes(&train);
-  size_t left = budget.limit - budget.used;
-  size_t fixed = rqftl_ltc_bytes(fractions, 0, &train, race_log) - workspace;
-  if (left <= fixed) {
+  budget.used += (uint32_t)ltc_fixed;
+  /* The pool: the rest. It must hold the short-term cache's minimum and a range per slot. */
+  uint32_t cells = (budget.limit - budget.used) / RQFTL_POOL_CELL_BYTES;
+  rq.static_stc_cells = boot->ftl_rqftl_stc_bytes / RQFTL_POOL_CELL_BYTES;
+  uint32_t stc_least = rq.static_stc_cells != 0 ? rq.static_stc_cells
+                                                : rqftl_stc_min_cells(env->entries_per_tp);
+  if (rq.static_stc_cells != 0 && rq.static_stc_cells < rqftl_stc_min_cells(env->entries_per_tp)) {
     return false;
   }
-  uint64_t estimate = ((uint64_t)(left - fixed) * 32u) / ((fractions + 1u) * (32u * 12u + 2u));
-  uint32_t capacity = estimate > RQRMI_MAX_RANGES ? RQRMI_MAX_RANGES : (uint32_t)estimate;
-  while (capacity != 0 &&
-         rqftl_ltc_bytes(fractions, capacity, &train, race_log) - workspace > left) {
-    --capacity; /* the estimate leaves out the bitmaps' and the allocations' rounding */
-  }
-  if (capacity == 0 || !rqftl_ltc_init(&rq.ltc, fractions, capacity, env->entries_per_tp, &train,
-                                       race_log, arena)) {
+  if (cells < stc_least || cells - stc_least < (fractions + 1u) * rqftl_ltc_slot_cells(1)) {
     return false;
   }
-  budget.used += (uint32_t)(rqftl_ltc_bytes(fractions, capacity, &train, race_log) - workspace);
+  uint64_t *memory = scheme_alloc(&budget, "map.rqftl.pool", cells * RQFTL_POOL_CELL_BYTES);
+  if (!memory) {
+    return false;
+  }
+  rqftl_pool_init(&rq.pool, memory, cells, extent_moved, 0);
+  if (rq.static_stc_cells != 0) {
+    rqftl_stc_set_cell_limit(&rq.stc, rq.static_stc_cells);
+  }
+  rq.min_lines = boot->ftl_rqftl_stc_min_lines;
+  rq.average_weight = boot->ftl_rqftl_average_transfers;
   if (env->rqrmi_find) {
     rq.ltc.finder = engine_find;
   }
-  rq.stats.ltc_capacity = capacity;
+  rq.stats.stc_target_lines = max_lines;
 
   metrics_counter("rqftl.ltc_hits", &rq.stats.ltc_hits);
   metrics_counter("rqftl.stc_hits", &rq.stats.stc_hits);
@@ -321,6 +418,11 @@ static bool rqftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
   metrics_gauge32("rqftl.ltc_ranges", &rq.stats.ltc_ranges);
   metrics_gauge32("rqftl.ltc_lpns", &rq.stats.ltc_lpns);
   metrics_gauge32("rqftl.stc_lines", &rq.stc.stats.lines);
+  metrics_gauge32("rqftl.stc_cells", &rq.stc.stats.cells);
+  metrics_gauge32("rqftl.stc_target_lines", &rq.stats.stc_target_lines);
+  metrics_gauge32("rqftl.stc_target_cells", &rq.stats.stc_target_cells);
+  metrics_gauge32("rqftl.pool_cells", &rq.pool.cell_count);
+  metrics_counter("rqftl.pool_compactions", &rq.pool.compactions);
   metrics_gauge32("rqftl.stc_unmarked_lpns", &rq.stc.stats.unmarked_lpns);
   metrics_gauge32("rqftl.last_training_cycles", &rq.stats.last_training_cycles);
   return true;

@@ -7,74 +7,126 @@
 /* One table per field over all F + 1 slots: the arena's region table stays short. */
 static uint32_t slot_count(uint32_t fractions) { return fractions + 1u; }
 
-static uint32_t bitmap_bytes(uint32_t capacity) { return bitmap_words(capacity) * 4u; }
-
 static size_t aligned(size_t bytes) { return (bytes + ARENA_ALIGN - 1u) & ~(size_t)(ARENA_ALIGN - 1u); }
 
 size_t rqftl_ltc_workspace_bytes(const rqrmi_train_config_t *train) {
   return aligned(rqrmi_train_workspace_bytes(train));
 }
 
-size_t rqftl_ltc_bytes(uint32_t fractions, uint32_t capacity, const rqrmi_train_config_t *train,
+size_t rqftl_ltc_bytes(uint32_t fractions, const rqrmi_train_config_t *train,
                        uint32_t written_capacity) {
   size_t slots = slot_count(fractions);
   return aligned(slots * sizeof(rqftl_slot_t)) + 2u * aligned((size_t)fractions * 4u) +
-         aligned(slots * capacity * sizeof(rqrmi_range_t)) + aligned(slots * capacity * 4u) +
-         aligned(slots * 2u * bitmap_bytes(capacity)) +
-         aligned(slots * rqrmi_train_model_capacity(train)) +
-         rqftl_ltc_workspace_bytes(train) + aligned((size_t)written_capacity * 4u);
+         aligned(slots * rqrmi_train_model_capacity(train)) + rqftl_ltc_workspace_bytes(train) +
+         aligned((size_t)written_capacity * 4u);
 }
 
-bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
-                    uint32_t entries_per_tp, const rqrmi_train_config_t *train,
-                    uint32_t written_capacity, arena_t *arena) {
+/* A slot's extent: the ranges (a cell each), the VPNs (two to a cell), then the access and valid
+ * bitmaps (a word each per 32 ranges: a cell). */
+_Static_assert(sizeof(rqrmi_range_t) == RQFTL_POOL_CELL_BYTES, "a range is a pool cell");
+
+static uint32_t vpn_cells(uint32_t capacity) { return (capacity + 1u) / 2u; }
+
+uint32_t rqftl_ltc_slot_cells(uint32_t capacity) {
+  return 1u + capacity + vpn_cells(capacity) + bitmap_words(capacity);
+}
+
+/* Points slot s's arrays into its extent. */
+static void point_slot(rqftl_ltc_t *ltc, rqftl_slot_t *slot) {
+  uint64_t *cells = rqftl_pool_data(ltc->pool, slot->extent);
+  slot->ranges = (rqrmi_range_t *)cells;
+  slot->vpns = (uint32_t *)(cells + slot->capacity);
+  slot->accessed = (uint32_t *)(cells + slot->capacity + vpn_cells(slot->capacity));
+  slot->valid = slot->accessed + bitmap_words(slot->capacity);
+}
+
+bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t entries_per_tp,
+                    const rqrmi_train_config_t *train, uint32_t written_capacity,
+                    rqftl_pool_t *pool, uint32_t owner_base, arena_t *arena) {
   memset(ltc, 0, sizeof *ltc);
   ltc->transferring = RQFTL_LTC_IDLE;
-  if (fractions == 0 || capacity == 0 || capacity > RQRMI_MAX_RANGES || entries_per_tp == 0 ||
-      written_capacity == 0 || rqrmi_train_check_config(train) != RQRMI_OK) {
+  if (fractions == 0 || entries_per_tp == 0 || written_capacity == 0 ||
+      rqrmi_train_check_config(train) != RQRMI_OK) {
     return false;
   }
   uint32_t slots = slot_count(fractions);
   ltc->fractions = fractions;
-  ltc->capacity = capacity;
   ltc->entries_per_tp = entries_per_tp;
+  ltc->pool = pool;
+  ltc->owner_base = owner_base;
   ltc->train = *train;
   ltc->model_capacity = rqrmi_train_model_capacity(train);
   ltc->workspace_bytes = rqrmi_train_workspace_bytes(train);
   ltc->slots = arena_alloc(arena, "rqftl_ltc_slots", slots * (uint32_t)sizeof(rqftl_slot_t));
   ltc->slot_of = arena_alloc(arena, "rqftl_ltc_slot_of", fractions * 4u);
   ltc->clock_hand = arena_alloc(arena, "rqftl_ltc_clock", fractions * 4u);
-  rqrmi_range_t *ranges =
-      arena_alloc(arena, "rqftl_ltc_ranges", slots * capacity * (uint32_t)sizeof(rqrmi_range_t));
-  uint32_t *vpns = arena_alloc(arena, "rqftl_ltc_vpns", slots * capacity * 4u);
-  uint32_t *bits = arena_alloc(arena, "rqftl_ltc_bits", slots * 2u * bitmap_bytes(capacity));
   uint8_t *models =
       arena_alloc(arena, "rqftl_ltc_models", slots * (uint32_t)ltc->model_capacity);
   ltc->workspace = arena_alloc(arena, "rqftl_ltc_training", (uint32_t)ltc->workspace_bytes);
   ltc->written = arena_alloc(arena, "rqftl_ltc_written", written_capacity * 4u);
   ltc->written_capacity = written_capacity;
-  if (!ltc->slots || !ltc->slot_of || !ltc->clock_hand || !ranges || !vpns || !bits ||
-      !models || !ltc->workspace || !ltc->written) {
+  if (!ltc->slots || !ltc->slot_of || !ltc->clock_hand || !models || !ltc->workspace ||
+      !ltc->written) {
     return false;
   }
-  uint32_t words = bitmap_words(capacity);
   for (uint32_t s = 0; s < slots; ++s) {
-    rqftl_slot_t *slot = &ltc->slots[s];
-    slot->ranges = ranges + (size_t)s * capacity;
-    slot->vpns = vpns + (size_t)s * capacity;
-    slot->accessed = bits + (size_t)s * 2u * words;
-    slot->valid = slot->accessed + words;
-    slot->model = (rqrmi_model_t *)(models + (size_t)s * ltc->model_capacity);
-    slot->count = 0;
-    slot->generation = 0;
-    slot->valid_ranges = 0;
-    slot->valid_lpns = 0;
+    ltc->slots[s] = (rqftl_slot_t){0};
+    ltc->slots[s].model = (rqrmi_model_t *)(models + (size_t)s * ltc->model_capacity);
+    ltc->slots[s].extent = RQFTL_POOL_NONE;
   }
   for (uint32_t f = 0; f < fractions; ++f) {
     ltc->slot_of[f] = f;
     ltc->clock_hand[f] = 0;
   }
   ltc->spare = fractions;
+  return true;
+}
+
+void rqftl_ltc_moved(rqftl_ltc_t *ltc, uint32_t s, uint32_t index) {
+  rqftl_slot_t *slot = &ltc->slots[s];
+  slot->extent = index;
+  point_slot(ltc, slot);
+  slot->generation = ++ltc->generations; /* the ranges' address changed */
+}
+
+uint32_t rqftl_ltc_cells(const rqftl_ltc_t *ltc) {
+  uint32_t cells = 0;
+  for (uint32_t s = 0; s < slot_count(ltc->fractions); ++s) {
+    if (ltc->slots[s].extent != RQFTL_POOL_NONE) {
+      cells += rqftl_ltc_slot_cells(ltc->slots[s].capacity);
+    }
+  }
+  return cells;
+}
+
+/* Gives slot s no extent. */
+static void drop_extent(rqftl_ltc_t *ltc, rqftl_slot_t *slot) {
+  if (slot->extent != RQFTL_POOL_NONE) {
+    rqftl_pool_free(ltc->pool, slot->extent);
+  }
+  slot->extent = RQFTL_POOL_NONE;
+  slot->capacity = 0;
+  slot->count = 0;
+  slot->valid_ranges = 0;
+  slot->valid_lpns = 0;
+}
+
+void rqftl_ltc_release_spare(rqftl_ltc_t *ltc) { drop_extent(ltc, &ltc->slots[ltc->spare]); }
+
+bool rqftl_ltc_prepare(rqftl_ltc_t *ltc, uint32_t capacity) {
+  rqftl_slot_t *spare = &ltc->slots[ltc->spare];
+  drop_extent(ltc, spare);
+  if (capacity == 0 || capacity > RQRMI_MAX_RANGES) {
+    return false;
+  }
+  uint32_t index =
+      rqftl_pool_alloc(ltc->pool, ltc->owner_base + ltc->spare, rqftl_ltc_slot_cells(capacity) - 1u);
+  if (index == RQFTL_POOL_NONE) {
+    return false;
+  }
+  spare->extent = index;
+  spare->capacity = capacity;
+  point_slot(ltc, spare);
   return true;
 }
 
@@ -164,9 +216,6 @@ static bool among(const uint32_t *tps, uint32_t tp_count, uint32_t tp) {
 static rqrmi_status_t check_incoming(const rqftl_ltc_t *ltc, uint32_t f,
                                      const rqrmi_range_t *ranges, uint32_t count,
                                      const uint32_t *tps, uint32_t tp_count) {
-  if (count > ltc->capacity) {
-    return RQRMI_ERR_RANGE_COUNT;
-  }
   for (uint32_t t = 0; t < tp_count; ++t) {
     if ((t != 0 && tps[t] <= tps[t - 1u]) || rqftl_ltc_fraction_of_tp(ltc, tps[t]) != f) {
       return RQRMI_ERR_RANGES_UNSORTED;
@@ -193,19 +242,21 @@ static rqrmi_status_t check_incoming(const rqftl_ltc_t *ltc, uint32_t f,
  * from the bottom of the same arrays: with kept + count <= capacity, the output never passes the
  * next incoming range it has not read. */
 rqrmi_range_t *rqftl_ltc_staged_ranges(rqftl_ltc_t *ltc, uint32_t count) {
-  return ltc->slots[ltc->spare].ranges + (ltc->capacity - count);
+  const rqftl_slot_t *spare = &ltc->slots[ltc->spare];
+  return spare->ranges + (spare->capacity - count);
 }
 
 uint32_t *rqftl_ltc_staged_vpns(rqftl_ltc_t *ltc, uint32_t count) {
-  return ltc->slots[ltc->spare].vpns + (ltc->capacity - count);
+  const rqftl_slot_t *spare = &ltc->slots[ltc->spare];
+  return spare->vpns + (spare->capacity - count);
 }
 
 rqrmi_status_t rqftl_ltc_transfer_begin(rqftl_ltc_t *ltc, uint32_t f, uint32_t count,
                                         const uint32_t *tps, uint32_t tp_count) {
-  if (count > ltc->capacity) {
+  rqftl_slot_t *built = &ltc->slots[ltc->spare];
+  if (built->extent == RQFTL_POOL_NONE || count > built->capacity) {
     return RQRMI_ERR_RANGE_COUNT;
   }
-  rqftl_slot_t *built = &ltc->slots[ltc->spare];
   const rqrmi_range_t *ranges = rqftl_ltc_staged_ranges(ltc, count);
   const uint32_t *vpns = rqftl_ltc_staged_vpns(ltc, count);
   rqrmi_status_t status = check_incoming(ltc, f, ranges, count, tps, tp_count);
@@ -228,7 +279,7 @@ rqrmi_status_t rqftl_ltc_transfer_begin(rqftl_ltc_t *ltc, uint32_t f, uint32_t c
   }
   /* One-handed CLOCK over the kept ranges until the incoming ones fit. */
   uint32_t hand = ltc->clock_hand[f] < old->count ? ltc->clock_hand[f] : 0u;
-  while (kept + count > ltc->capacity) {
+  while (kept + count > built->capacity) {
     if (bitmap_test(old->valid, hand)) {
       if (bitmap_test(old->accessed, hand)) {
         bitmap_clear(old->accessed, hand);
@@ -241,7 +292,7 @@ rqrmi_status_t rqftl_ltc_transfer_begin(rqftl_ltc_t *ltc, uint32_t f, uint32_t c
     hand = hand + 1u == old->count ? 0u : hand + 1u;
   }
   /* Merge the kept and the incoming ranges, both sorted, into the spare slot. */
-  uint32_t words = bitmap_words(ltc->capacity);
+  uint32_t words = bitmap_words(built->capacity);
   memset(built->accessed, 0, words * 4u);
   memset(built->valid, 0, words * 4u);
   built->valid_lpns = 0;
@@ -288,6 +339,7 @@ rqrmi_status_t rqftl_ltc_transfer_begin(rqftl_ltc_t *ltc, uint32_t f, uint32_t c
   ltc->written_count = 0;
   ltc->overrun = false;
   ltc->training_status = RQRMI_OK;
+  ltc->pool->pinned = built->extent; /* the training reads it */
   return RQRMI_OK;
 }
 
@@ -304,11 +356,13 @@ void rqftl_ltc_transfer_train(rqftl_ltc_t *ltc) {
 bool rqftl_ltc_transfer_end(rqftl_ltc_t *ltc) {
   uint32_t f = ltc->transferring;
   ltc->transferring = RQFTL_LTC_IDLE;
+  rqftl_slot_t *built = &ltc->slots[ltc->spare];
+  ltc->pool->pinned = RQFTL_POOL_NONE;
   if (ltc->overrun) {
     ++ltc->stats.abandoned;
+    drop_extent(ltc, built);
     return false;
   }
-  rqftl_slot_t *built = &ltc->slots[ltc->spare];
   if (ltc->training_status != RQRMI_OK) {
     built->count = 0;
     built->valid_ranges = 0;
@@ -323,6 +377,7 @@ bool rqftl_ltc_transfer_end(rqftl_ltc_t *ltc) {
   ltc->slot_of[f] = ltc->spare;
   ltc->spare = previous;
   ltc->clock_hand[f] = ltc->next_hand < built->count ? ltc->next_hand : 0u;
+  drop_extent(ltc, &ltc->slots[previous]);
   for (uint32_t w = 0; w < ltc->written_count; ++w) {
     uint32_t index = rqftl_ltc_find(ltc, f, ltc->written[w]);
     if (index != RQRMI_NONE && bitmap_test(built->valid, index)) {
@@ -333,10 +388,13 @@ bool rqftl_ltc_transfer_end(rqftl_ltc_t *ltc) {
   return true;
 }
 
-rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_range_t *ranges,
-                                  const uint32_t *vpns, uint32_t count, const uint32_t *tps,
-                                  uint32_t tp_count) {
-  if (count > ltc->capacity) {
+rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, uint32_t capacity,
+                                  const rqrmi_range_t *ranges, const uint32_t *vpns,
+                                  uint32_t count, const uint32_t *tps, uint32_t tp_count) {
+  if (!rqftl_ltc_prepare(ltc, capacity)) {
+    return RQRMI_ERR_WORKSPACE;
+  }
+  if (count > capacity) {
     return RQRMI_ERR_RANGE_COUNT;
   }
   memcpy(rqftl_ltc_staged_ranges(ltc, count), ranges, count * sizeof *ranges);

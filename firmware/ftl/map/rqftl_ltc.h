@@ -4,9 +4,13 @@
  *
  * - Fractions: the ranges are split over F fractions by a hash of their translation page (a
  *   range never crosses one: the short-term cache's lines are TPs), each a range array sorted by
- *   LPN with its own RQRMI model. A transfer rebuilds one fraction into the spare slot (the
- *   paper's transfer buffer: with F fractions it is 1/(F + 1) of the LTC) and swaps it in whole,
- *   so lookups see the old fraction or the new one, never a mix.
+ *   LPN with its own RQRMI model. A transfer rebuilds one fraction into the spare slot and swaps
+ *   it in whole, so lookups see the old fraction or the new one, never a mix.
+ * - Memory: each slot's ranges, VPNs and bits are an extent of the pool the short-term cache
+ *   shares (ftl/map/rqftl_pool.h), sized when a transfer prepares the spare slot: a fraction's
+ *   capacity follows the partition between the two caches (section 4.7) from one transfer to the
+ *   next. rqftl_ltc_moved follows extents the pool slides (a new generation: an engine that
+ *   holds the model reloads).
  * - A range: the RQRMI record (first and last LPN: the 8 bytes the accelerator's search reads),
  *   its first VPN (4 bytes), an access bit and a valid bit: 12 bytes and 2 bits where the paper
  *   counts 9 bytes (a 1-byte length beside the first LPN and PPN). At most
@@ -16,21 +20,26 @@
  * - Invalidation: a write makes the LTC's range holding the LPN invalid (found by inference, as
  *   the paper does); it is dropped at the fraction's next transfer.
  * - Transfer (section 4.5), in three steps so the training can run on another hart:
- *   - begin (serving hart): the incoming ranges, staged in the spare slot (the paper's transfer
- *     buffer: with F fractions it is 1/(F + 1) of the LTC), are checked; the fraction drops its
+ *   - prepare (serving hart): the spare slot gets an extent of the capacity the new fraction
+ *     will have (the paper's transfer buffer: with F fractions of equal capacity it is
+ *     1/(F + 1) of the LTC).
+ *   - begin (serving hart): the incoming ranges, staged in the spare slot, are checked; the fraction drops its
  *     invalid ranges and those of the TPs the transfer brings, evicts by one-handed CLOCK while
  *     the rest and the incoming ranges exceed its capacity (a range whose access bit is set loses
  *     it and is passed over once), and the two sorted lists merge into the spare slot, the
  *     incoming ranges with their access bits raised. Lookups go on with the old fraction.
- *   - train (any hart): the spare slot's model is trained. It touches nothing else.
+ *   - train (any hart): the spare slot's model is trained. It touches nothing else; its extent
+ *     is pinned in the pool until the end.
  *   - end (serving hart): the spare slot is swapped in whole, so lookups see the old fraction or
  *     the new one, never a mix. LPNs written since begin (logged by rqftl_ltc_invalidate, which
  *     also invalidates them in the old fraction) are invalidated in the new one, so nothing stale
- *     is served. A transfer that more writes raced than the log holds is abandoned: the old
- *     fraction stays, its replaced ranges invalid (the scheme selects their lines again).
+ *     is served; the old fraction's extent is freed. A transfer that more writes raced than the
+ *     log holds is abandoned: the old fraction stays, its replaced ranges invalid (the scheme
+ *     selects their lines again).
  *   Access bits set on the old fraction while the model trains are not carried over.
  *
- * Portable C: the firmware and the host tests run the same code. Memory comes from an arena. */
+ * Portable C: the firmware and the host tests run the same code. The slots, models, training
+ * workspace and race log come from an arena. */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_RQFTL_LTC_H
 #define SSDVP_FIRMWARE_FTL_MAP_RQFTL_LTC_H
 
@@ -38,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ftl/map/rqftl_pool.h"
 #include "lib/arena.h"
 #include "ml/rqrmi.h"
 #include "ml/rqrmi_train.h"
@@ -58,6 +68,8 @@ typedef struct rqftl_slot {
   uint32_t *valid;       /* bitmap over the ranges */
   rqrmi_model_t *model;  /* trained on ranges when count != 0 */
   uint32_t count;
+  uint32_t capacity;     /* ranges its extent holds */
+  uint32_t extent;       /* its extent's header in the pool, or RQFTL_POOL_NONE (capacity 0) */
   uint32_t generation;   /* changes whenever the model and ranges do (an engine's reload key) */
   uint32_t valid_ranges; /* valid bits set */
   uint32_t valid_lpns;   /* LPNs the valid ranges map */
@@ -86,8 +98,9 @@ typedef struct rqftl_ltc_stats {
 
 typedef struct rqftl_ltc {
   uint32_t fractions;      /* F */
-  uint32_t capacity;       /* ranges per fraction */
   uint32_t entries_per_tp; /* LPNs a TP maps: ranges never cross a TP */
+  rqftl_pool_t *pool;
+  uint32_t owner_base;     /* slot s's extent has owner owner_base + s in the pool */
   rqftl_slot_t *slots;     /* [F + 1] */
   uint32_t *slot_of;       /* [F]: the slot holding fraction f */
   uint32_t spare;          /* the slot the next transfer builds in */
@@ -115,16 +128,25 @@ typedef struct rqftl_ltc {
 /* Bytes rqftl_ltc_init takes from its arena, each allocation rounded up to ARENA_ALIGN; of them,
  * the training workspace's. */
 size_t rqftl_ltc_workspace_bytes(const rqrmi_train_config_t *train);
-size_t rqftl_ltc_bytes(uint32_t fractions, uint32_t capacity, const rqrmi_train_config_t *train,
+size_t rqftl_ltc_bytes(uint32_t fractions, const rqrmi_train_config_t *train,
                        uint32_t written_capacity);
 
+/* Pool cells a slot of `capacity` ranges takes, its header included. */
+uint32_t rqftl_ltc_slot_cells(uint32_t capacity);
+
 /* Takes the slots, models, training workspace and the log of racing writes (written_capacity
- * LPNs, at least 1) from the arena; false when the configuration is invalid
- * (rqrmi_train_check_config, no fraction, a capacity of 0 or above RQRMI_MAX_RANGES) or it does
- * not fit. Every fraction starts empty. */
-bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t capacity,
-                    uint32_t entries_per_tp, const rqrmi_train_config_t *train,
-                    uint32_t written_capacity, arena_t *arena);
+ * LPNs, at least 1) from the arena; the ranges go in `pool`, as owners owner_base to
+ * owner_base + F. False when the configuration is invalid (rqrmi_train_check_config, no
+ * fraction) or it does not fit. Every fraction starts empty, with no extent. */
+bool rqftl_ltc_init(rqftl_ltc_t *ltc, uint32_t fractions, uint32_t entries_per_tp,
+                    const rqrmi_train_config_t *train, uint32_t written_capacity,
+                    rqftl_pool_t *pool, uint32_t owner_base, arena_t *arena);
+
+/* The pool moved slot s's extent (owner owner_base + s) to `index`. */
+void rqftl_ltc_moved(rqftl_ltc_t *ltc, uint32_t s, uint32_t index);
+
+/* Cells of the pool the fractions and the spare take now. */
+uint32_t rqftl_ltc_cells(const rqftl_ltc_t *ltc);
 
 /* The fraction holding TP tp's ranges. */
 uint32_t rqftl_ltc_fraction_of_tp(const rqftl_ltc_t *ltc, uint32_t tp);
@@ -144,17 +166,31 @@ bool rqftl_ltc_lookup(rqftl_ltc_t *ltc, uint32_t lpn, uint32_t *vpn);
  * fraction a transfer is building, at its end). */
 void rqftl_ltc_invalidate(rqftl_ltc_t *ltc, uint32_t lpn);
 
-/* Where a transfer's incoming ranges are staged (in the spare slot): room for `count` of them
- * (at most the capacity). Not while a transfer is out. */
+/* Gives the spare slot an extent of `capacity` ranges (1 to RQRMI_MAX_RANGES) for the next
+ * transfer, replacing one it has; false when the pool has no room for it (the spare then has
+ * none). Not while a transfer is out. */
+bool rqftl_ltc_prepare(rqftl_ltc_t *ltc, uint32_t capacity);
+
+/* Frees the spare slot's extent (no transfer to make). */
+void rqftl_ltc_release_spare(rqftl_ltc_t *ltc);
+
+/* The spare slot's capacity (0 before prepare). */
+static inline uint32_t rqftl_ltc_spare_capacity(const rqftl_ltc_t *ltc) {
+  return ltc->slots[ltc->spare].capacity;
+}
+
+/* Where a transfer's incoming ranges are staged (in the prepared spare slot): room for `count` of
+ * them (at most its capacity). Not while a transfer is out. */
 rqrmi_range_t *rqftl_ltc_staged_ranges(rqftl_ltc_t *ltc, uint32_t count);
 uint32_t *rqftl_ltc_staged_vpns(rqftl_ltc_t *ltc, uint32_t count);
 
 /* Begins a transfer into fraction f of the `count` staged ranges (sorted, disjoint, each within
  * one of the TPs tps[0..tp_count), which are sorted and all belong to f, at most
  * RQFTL_RANGE_MAX_PAGES LPNs) with their first VPNs: they replace whatever the fraction held of
- * those TPs. RQRMI_ERR_RANGE_COUNT when count exceeds the capacity, RQRMI_ERR_RANGES_OVERLAP
- * (and the like) for ranges breaking the rules above; nothing changes then and no transfer is
- * out. Not while another transfer is out. */
+ * those TPs, and the fraction keeps what fits of the rest in the spare's capacity.
+ * RQRMI_ERR_RANGE_COUNT when count exceeds that capacity (or nothing is prepared),
+ * RQRMI_ERR_RANGES_OVERLAP (and the like) for ranges breaking the rules above; nothing changes
+ * then and no transfer is out. Not while another transfer is out. */
 rqrmi_status_t rqftl_ltc_transfer_begin(rqftl_ltc_t *ltc, uint32_t f, uint32_t count,
                                         const uint32_t *tps, uint32_t tp_count);
 
@@ -165,11 +201,11 @@ void rqftl_ltc_transfer_train(rqftl_ltc_t *ltc);
  * be trained leaves the fraction empty (counted). */
 bool rqftl_ltc_transfer_end(rqftl_ltc_t *ltc);
 
-/* Begin, train and end at once, from ranges and vpns of the caller's: the status of begin, else
- * of the training. */
-rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, const rqrmi_range_t *ranges,
-                                  const uint32_t *vpns, uint32_t count, const uint32_t *tps,
-                                  uint32_t tp_count);
+/* Prepare (capacity ranges), begin, train and end at once, from ranges and vpns of the caller's:
+ * RQRMI_ERR_WORKSPACE when the pool has no room, the status of begin, else of the training. */
+rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, uint32_t capacity,
+                                  const rqrmi_range_t *ranges, const uint32_t *vpns,
+                                  uint32_t count, const uint32_t *tps, uint32_t tp_count);
 
 /* Valid ranges and the LPNs they map, over every fraction. */
 uint32_t rqftl_ltc_valid_ranges(const rqftl_ltc_t *ltc);

@@ -2,8 +2,6 @@
 
 #include <string.h>
 
-/* An extent's header: `length` its capacity in runs, `vpn` its owner slot (SCHEME_NIL: dead). */
-#define STC_HEADER_OFFSET 0xFFFFu
 #define STC_MIN_CAPACITY 4u
 /* Set on a line written since the scheme last cleared the counter (section 4.7). */
 #define STC_UPDATED 8u
@@ -15,19 +13,22 @@ uint32_t rqftl_stc_slot_bytes(uint32_t max_lines) {
          scheme_aligned(buckets * 4u);
 }
 
+_Static_assert(sizeof(rqftl_run_t) == RQFTL_POOL_CELL_BYTES, "a run is a pool cell");
+
+uint32_t rqftl_stc_min_cells(uint32_t entries_per_tp) { return 2u * (entries_per_tp + 3u); }
+
 bool rqftl_stc_init(rqftl_stc_t *stc, uint32_t max_lines, uint32_t entries_per_tp,
-                    uint32_t pool_bytes, scheme_budget_t *budget, rqftl_stc_evicted_t evicted,
+                    rqftl_pool_t *pool, scheme_budget_t *budget, rqftl_stc_evicted_t evicted,
                     void *context) {
   memset(stc, 0, sizeof *stc);
-  uint32_t pool_runs = pool_bytes / (uint32_t)sizeof(rqftl_run_t);
-  if (max_lines == 0 || entries_per_tp == 0 || entries_per_tp > 0xFFF0u ||
-      pool_runs < 2u * (entries_per_tp + 3u)) {
+  if (max_lines == 0 || entries_per_tp == 0 || entries_per_tp > 0xFFF0u) {
     return false;
   }
   uint32_t buckets = scheme_pow2_floor(max_lines < 2u ? 2u : max_lines) * 2u;
   stc->entries_per_tp = entries_per_tp;
   stc->max_lines = max_lines;
   stc->line_limit = max_lines;
+  stc->cell_limit = 0xFFFFFFFFu;
   stc->tps = scheme_alloc(budget, "map.rqftl.stc_tps", max_lines * 4u);
   stc->hash_next = scheme_alloc(budget, "map.rqftl.stc_hash_next", max_lines * 4u);
   stc->extent = scheme_alloc(budget, "map.rqftl.stc_extents", max_lines * 4u);
@@ -36,9 +37,9 @@ bool rqftl_stc_init(rqftl_stc_t *stc, uint32_t max_lines, uint32_t entries_per_t
   stc->known = scheme_alloc(budget, "map.rqftl.stc_known", max_lines * 2u);
   stc->flags = scheme_alloc(budget, "map.rqftl.stc_flags", max_lines);
   uint32_t *heads = scheme_alloc(budget, "map.rqftl.stc_buckets", buckets * 4u);
-  stc->pool = scheme_alloc(budget, "map.rqftl.stc_runs", pool_runs * (uint32_t)sizeof(rqftl_run_t));
+  stc->pool = pool;
   if (!stc->tps || !stc->hash_next || !stc->extent || !stc->links || !stc->count || !stc->known ||
-      !stc->flags || !heads || !stc->pool) {
+      !stc->flags || !heads) {
     return false;
   }
   scheme_hash_init(&stc->hash, heads, buckets, stc->hash_next, stc->tps);
@@ -49,18 +50,17 @@ bool rqftl_stc_init(rqftl_stc_t *stc, uint32_t max_lines, uint32_t entries_per_t
     stc->hash_next[slot] = stc->free_slots;
     stc->free_slots = slot;
   }
-  stc->pool_runs = pool_runs;
   stc->evicted = evicted;
   stc->context = context;
   return true;
 }
 
 static uint32_t capacity_of(const rqftl_stc_t *stc, uint32_t slot) {
-  return stc->pool[stc->extent[slot]].length;
+  return rqftl_pool_size(stc->pool, stc->extent[slot]);
 }
 
 static rqftl_run_t *runs_of(rqftl_stc_t *stc, uint32_t slot) {
-  return &stc->pool[stc->extent[slot] + 1u];
+  return (rqftl_run_t *)rqftl_pool_data(stc->pool, stc->extent[slot]);
 }
 
 /* The line translates `known` LPNs from now on. */
@@ -86,27 +86,8 @@ static void set_marked(rqftl_stc_t *stc, uint32_t slot, bool marked) {
 }
 
 static void kill_extent(rqftl_stc_t *stc, uint32_t index) {
-  stc->pool[index].vpn = SCHEME_NIL;
-  stc->stats.pool_runs_live -= stc->pool[index].length + 1u;
-}
-
-/* Slides the live extents down to the pool's bottom, in order. */
-static void compact(rqftl_stc_t *stc) {
-  uint32_t write = 0;
-  for (uint32_t read = 0; read < stc->pool_top;) {
-    uint32_t size = stc->pool[read].length + 1u;
-    uint32_t owner = stc->pool[read].vpn;
-    if (owner != SCHEME_NIL) {
-      if (write != read) {
-        memmove(&stc->pool[write], &stc->pool[read], size * sizeof(rqftl_run_t));
-      }
-      stc->extent[owner] = write;
-      write += size;
-    }
-    read += size;
-  }
-  stc->pool_top = write;
-  ++stc->stats.compactions;
+  stc->stats.cells -= rqftl_pool_size(stc->pool, index) + 1u;
+  rqftl_pool_free(stc->pool, index);
 }
 
 /* Drops a line; a dirty one is handed to the scheme first. */
@@ -140,23 +121,24 @@ static bool evict_lru(rqftl_stc_t *stc, uint32_t keep) {
   return true;
 }
 
-/* A new extent of `capacity` runs owned by `slot` at the pool's top, making room by sliding and
- * then by evicting lines other than `slot`; its index, or SCHEME_NIL. The slot's own extent may
- * move meanwhile (stc->extent follows it). */
+bool rqftl_stc_evict_one(rqftl_stc_t *stc) { return evict_lru(stc, SCHEME_NIL); }
+
+/* A new extent of `capacity` runs owned by `slot` at the pool's top, evicting lines other than
+ * `slot` while the pool has no room or the lines would pass the cell limit; its index, or
+ * SCHEME_NIL. The slot's own extent may move
+ * meanwhile (stc->extent follows it). */
 static uint32_t alloc_extent(rqftl_stc_t *stc, uint32_t slot, uint32_t capacity) {
-  uint32_t size = capacity + 1u;
-  while (stc->pool_top + size > stc->pool_runs) {
-    if (stc->stats.pool_runs_live + size <= stc->pool_runs) {
-      compact(stc);
-    } else if (!evict_lru(stc, slot)) {
+  for (;;) {
+    bool within = stc->stats.cells + capacity + 1u <= stc->cell_limit;
+    uint32_t index = within ? rqftl_pool_alloc(stc->pool, slot, capacity) : RQFTL_POOL_NONE;
+    if (index != RQFTL_POOL_NONE) {
+      stc->stats.cells += capacity + 1u;
+      return index;
+    }
+    if (!evict_lru(stc, slot)) {
       return SCHEME_NIL;
     }
   }
-  uint32_t index = stc->pool_top;
-  stc->pool_top += size;
-  stc->pool[index] = (rqftl_run_t){STC_HEADER_OFFSET, (uint16_t)capacity, slot};
-  stc->stats.pool_runs_live += size;
-  return index;
 }
 
 /* Makes room for `needed` runs in the line (never more than a TP's entries and two). */
@@ -174,7 +156,8 @@ static bool grow(rqftl_stc_t *stc, uint32_t slot, uint32_t needed) {
     return false;
   }
   uint32_t old = stc->extent[slot];
-  memcpy(&stc->pool[index + 1u], &stc->pool[old + 1u], stc->count[slot] * sizeof(rqftl_run_t));
+  memcpy(rqftl_pool_data(stc->pool, index), rqftl_pool_data(stc->pool, old),
+         stc->count[slot] * sizeof(rqftl_run_t));
   kill_extent(stc, old);
   stc->extent[slot] = index;
   return true;
@@ -388,7 +371,7 @@ bool rqftl_stc_load(rqftl_stc_t *stc, uint32_t tp, const uint32_t *entries) {
     }
   }
   uint32_t patches = stc->extent[slot]; /* the patch line's extent (the new one if none) */
-  rqftl_run_t *built = &stc->pool[index + 1u];
+  rqftl_run_t *built = (rqftl_run_t *)rqftl_pool_data(stc->pool, index);
   uint16_t count = 0;
   for (uint32_t i = 0; i < stc->entries_per_tp; ++i) {
     if (entries[i] == VPN_UNMAPPED) {
@@ -409,7 +392,7 @@ bool rqftl_stc_load(rqftl_stc_t *stc, uint32_t tp, const uint32_t *entries) {
   set_known(stc, slot, stc->entries_per_tp);
   if (patches != index) {
     /* The patches go over the TP: they are newer. */
-    const rqftl_run_t *patch = &stc->pool[patches + 1u];
+    const rqftl_run_t *patch = (const rqftl_run_t *)rqftl_pool_data(stc->pool, patches);
     for (uint32_t p = 0; p < patch_runs; ++p) {
       uint32_t end = (uint32_t)patch[p].offset + patch[p].length;
       for (uint32_t offset = patch[p].offset; offset < end; ++offset) {
@@ -427,6 +410,12 @@ void rqftl_stc_set_line_limit(rqftl_stc_t *stc, uint32_t limit) {
   }
   stc->line_limit = limit < stc->max_lines ? limit : stc->max_lines;
   while (stc->stats.lines > stc->line_limit && evict_lru(stc, SCHEME_NIL)) {
+  }
+}
+
+void rqftl_stc_set_cell_limit(rqftl_stc_t *stc, uint32_t cells) {
+  stc->cell_limit = cells;
+  while (stc->stats.cells > stc->cell_limit && evict_lru(stc, SCHEME_NIL)) {
   }
 }
 

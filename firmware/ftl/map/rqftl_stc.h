@@ -7,15 +7,17 @@
  *   is not cached (there, where no run is, the mapping is unknown). A TP loaded while it has a
  *   patch line becomes whole with the patches over it.
  * - Lines are found through a chained hash and replaced in exact LRU order, at most `line_limit`
- *   of them (RQFTL's dynamic partition moves the limit; section 4.7). Every lookup that finds a
+ *   of them (RQFTL's dynamic partition moves the limit; section 4.7) in at most `cell_limit`
+ *   cells of the pool (a static partition). Every lookup that finds a
  *   line moves it to the front.
  * - Each line carries a dirty bit (its TP in flash is stale) and a transfer mark (section 4.5:
  *   its runs are in the transfer buffer; a write clears it). An evicted dirty line is handed to
  *   the `evicted` callback (the scheme writes it back: whole lines as a page, patch lines as
  *   patches merged into the TP read from flash); a clean one is dropped.
- * - The runs live in extents of a pool; an extent grows by moving to the pool's top, and the live
- *   extents slide down when the top is reached; lines are evicted when even that leaves no room.
- *   A run takes 8 bytes (offset, length, VPN).
+ * - The runs live in extents of the pool the long-term cache shares (ftl/map/rqftl_pool.h), a run
+ *   to a cell (offset, length, VPN: 8 bytes); an extent grows by moving to the pool's top, and
+ *   lines are evicted when the pool has no room (rqftl_stc_moved follows extents the pool
+ *   slides).
  *
  * Portable C: the firmware and the host tests run the same code. */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_RQFTL_STC_H
@@ -24,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ftl/map/rqftl_pool.h"
 #include "ftl/map/scheme_common.h"
 
 #ifdef __cplusplus
@@ -51,11 +54,10 @@ typedef struct rqftl_stc_stats {
   uint64_t writes;        /* write insertions */
   uint64_t evictions;
   uint64_t dirty_evictions;
-  uint64_t compactions;   /* slides of the pool's live extents */
   uint32_t updated_tps;   /* lines that turned dirty, or were written while marked: the
                              partition's counter, cleared by the scheme at each transfer */
   uint32_t lines;
-  uint32_t pool_runs_live;
+  uint32_t cells;         /* of the pool, in the lines' extents (headers included) */
   /* LPNs the unmarked lines translate (a whole line all its TP's, a patch line its patches):
    * those of marked lines are in the long-term cache. */
   uint32_t unmarked_lpns;
@@ -65,19 +67,18 @@ typedef struct rqftl_stc {
   uint32_t entries_per_tp;
   uint32_t max_lines;   /* slots */
   uint32_t line_limit;  /* lines held at most now (<= max_lines) */
+  uint32_t cell_limit;  /* pool cells its lines take at most (a static partition) */
   uint32_t *tps;        /* [slot] */
   uint32_t *hash_next;  /* [slot]; free slots chain through it */
   scheme_hash_t hash;
   scheme_link_t *links; /* [slot]: LRU */
   scheme_list_t lru;
   uint32_t free_slots;
-  uint32_t *extent;     /* [slot]: pool index of its extent's header */
+  uint32_t *extent;     /* [slot]: the header of its extent in the pool */
   uint16_t *count;      /* [slot]: runs */
   uint16_t *known;      /* [slot]: LPNs the line translates */
   uint8_t *flags;       /* [slot] */
-  rqftl_run_t *pool;    /* extents: a header (length: capacity, vpn: owner slot) and the runs */
-  uint32_t pool_runs;
-  uint32_t pool_top;
+  rqftl_pool_t *pool;   /* extents owned by their slot */
   rqftl_stc_evicted_t evicted;
   void *context;
   rqftl_stc_stats_t stats;
@@ -89,14 +90,26 @@ typedef enum rqftl_stc_answer {
   RQFTL_STC_UNMAPPED = 2, /* the line knows the LPN holds no data */
 } rqftl_stc_answer_t;
 
-/* Takes max_lines slots and a pool of pool_bytes from the budget (the pool holds at least two
- * whole TPs of one run per entry); false when it does not fit or max_lines is 0. */
+/* Takes max_lines slots from the budget; the runs go in `pool`, whose owners [0, max_lines) are
+ * the lines. False when it does not fit or max_lines is 0. */
 bool rqftl_stc_init(rqftl_stc_t *stc, uint32_t max_lines, uint32_t entries_per_tp,
-                    uint32_t pool_bytes, scheme_budget_t *budget, rqftl_stc_evicted_t evicted,
+                    rqftl_pool_t *pool, scheme_budget_t *budget, rqftl_stc_evicted_t evicted,
                     void *context);
 
-/* Bytes rqftl_stc_init takes besides the pool. */
+/* Bytes rqftl_stc_init takes. */
 uint32_t rqftl_stc_slot_bytes(uint32_t max_lines);
+
+/* Cells the pool must hold for the short-term cache to work: two whole TPs of one run per
+ * entry (a load while the TP has a patch line holds both). */
+uint32_t rqftl_stc_min_cells(uint32_t entries_per_tp);
+
+/* The pool moved the extent of line `slot` to `index`. */
+static inline void rqftl_stc_moved(rqftl_stc_t *stc, uint32_t slot, uint32_t index) {
+  stc->extent[slot] = index;
+}
+
+/* Evicts the least recently used line; false when there is none. */
+bool rqftl_stc_evict_one(rqftl_stc_t *stc);
 
 rqftl_stc_answer_t rqftl_stc_lookup(rqftl_stc_t *stc, uint32_t lpn, uint32_t *vpn);
 
@@ -116,6 +129,10 @@ bool rqftl_stc_load(rqftl_stc_t *stc, uint32_t tp, const uint32_t *entries);
  * recently used ones beyond it. */
 void rqftl_stc_set_line_limit(rqftl_stc_t *stc, uint32_t limit);
 
+/* Takes at most `cells` of the pool from now on (a static partition), evicting the least
+ * recently used lines beyond it. */
+void rqftl_stc_set_cell_limit(rqftl_stc_t *stc, uint32_t cells);
+
 /* A line's TP, flags and runs (slot < max_lines; SCHEME_NIL tp for a free slot). */
 static inline uint32_t rqftl_stc_tp(const rqftl_stc_t *stc, uint32_t slot) {
   return stc->tps[slot];
@@ -124,7 +141,7 @@ static inline uint32_t rqftl_stc_run_count(const rqftl_stc_t *stc, uint32_t slot
   return stc->count[slot];
 }
 static inline const rqftl_run_t *rqftl_stc_runs(const rqftl_stc_t *stc, uint32_t slot) {
-  return &stc->pool[stc->extent[slot] + 1u];
+  return (const rqftl_run_t *)rqftl_pool_data(stc->pool, stc->extent[slot]);
 }
 
 /* Forgets which lines were written: stats.updated_tps counts from 0 again (at a transfer). */

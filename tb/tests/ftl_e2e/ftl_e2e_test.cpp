@@ -39,15 +39,20 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 // `scheme` is a firmware.scheme, or leaftl_g16: LeaFTL with error bound 16, the neighbours'
-// LPNs in a 256-byte OOB and the write buffer flushed in sorted sweeps.
+// LPNs in a 256-byte OOB and the write buffer flushed in sorted sweeps, or rqftl_2h: RQFTL
+// training on the second hart. RQFTL's short-term cache needs three TPs of 8 KiB pages' single
+// runs (48 KiB) beside its long-term cache: 128 KiB of map budget.
 std::string device_yaml(const std::string& scheme) {
   const bool leaftl_g16 = scheme == "leaftl_g16";
+  const bool rqftl = scheme.rfind("rqftl", 0) == 0;
+  const std::string firmware_scheme = leaftl_g16 ? "leaftl" : rqftl ? "rqftl" : scheme;
   return std::string("name: ftl_e2e\nseed: 3\n") +
          "nand: {channels: 2, ways: 1, dies: 1, planes: 2, blocks: 64, pages: 16, "
          "page_size: 8KiB" + (leaftl_g16 ? ", oob_size: 256B" : "") + "}\n" +
-         "firmware: {scheme: " + (leaftl_g16 ? "leaftl" : scheme) + "}\n" +
+         "firmware: {scheme: " + firmware_scheme + "}\n" +
          (leaftl_g16 ? "ftl: {leaftl: {gamma: 16}, fsp: {policy: sorted}}\n" : "") +
-         "host: {oracle: true}\n";
+         (rqftl ? "ftl: {map_budget: 128KiB}\n" : "") +
+         (scheme == "rqftl_2h" ? "cpu: {harts: 2}\n" : "") + "host: {oracle: true}\n";
 }
 
 struct E2eRun {
@@ -223,12 +228,12 @@ TEST_P(FtlScheme, GcStress) {
 TEST(FtlMemoryShape, TheBufferKeysSizeTheirRegionsAndASmallControllerServes) {
   // Near RQFTL's mobile part (its section 7: 512 KiB of SRAM holding a 256 KiB L2P cache, a
   // 128 KiB write buffer and the GTD): the same cache and buffer with the firmware's own buffers
-  // cut down by keys, on a 1 GiB QLC device. It takes 648 KiB of SRAM: the translation-page
+  // cut down by keys, on a 1 GiB QLC device. It takes 656 KiB of SRAM: the translation-page
   // frames and GC slots of a whole multi-plane QLC wordline, the read slots, the padding page
   // and the block manager's ranked indexes do not fit in the last 128 KiB yet.
   const std::string yaml =
       "name: small_controller\nseed: 5\n"
-      "sram: {size: 648KiB}\n"
+      "sram: {size: 656KiB}\n"
       "nand: {channels: 2, ways: 2, dies: 1, planes: 2, blocks: 128, pages: 256, "
       "page_size: 4KiB}\n"
       "firmware: {scheme: dftl}\n"
@@ -244,7 +249,7 @@ TEST(FtlMemoryShape, TheBufferKeysSizeTheirRegionsAndASmallControllerServes) {
   const E2eRun run = run_scenario("small_controller", yaml);
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   const nlohmann::json& memory = run.stats["ftl"]["memory"];
-  EXPECT_LE(memory["sram"]["used_bytes"].get<uint64_t>(), 648u << 10);
+  EXPECT_LE(memory["sram"]["used_bytes"].get<uint64_t>(), 656u << 10);
   std::map<std::string, uint64_t> regions;
   for (const nlohmann::json& region : memory["regions"]) regions[region["name"]] = region["bytes"];
   EXPECT_EQ(regions["write_buffer_data"], 128u << 10);
@@ -551,6 +556,67 @@ TEST(LearnedftlKeys, ModelsNeedGroupAllocationAndGroupsNeedTheirReserve) {
                             "GTD-entry groups of 2 whole stripes");
 }
 
+// ---- RQFTL (scenarios/rqftl.yaml) ---------------------------------------------------------
+
+// The scenario with shorter measured phases.
+E2eRun run_rqftl(const std::string& name, const std::string& overrides = "") {
+  const std::string out = temp_dir("ftl_" + name);
+  const test::SsdsimRun process = run_ssdsim(
+      std::string(SSDVP_SOURCE_DIR) + "/scenarios/rqftl.yaml --set workload.phases[1].requests=6000 "
+      "--set workload.phases[2].requests=6000 " + overrides + " --out " + out);
+  std::ifstream stats(out + "/stats.json");
+  E2eRun run{process, {}};
+  if (stats) run.stats = nlohmann::json::parse(stats);
+  return run;
+}
+
+// Transfers move the short-term cache's lines into fractions whose models train on hart 1;
+// reads then hit both caches, and writes invalidate ranges (some while their fraction trains).
+// Every page read is checked by the oracle.
+TEST(Rqftl, TwoHartsTrainOnTheWorkerAndBothCachesServe) {
+  const E2eRun run = run_rqftl("rqftl_two_harts");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& total = run.stats["ftl"]["run"];
+  EXPECT_GT(counter(total, "rqftl", "transfers"), 100u);
+  EXPECT_GT(counter(total, "rqftl", "training_cycles"), 0u);
+  EXPECT_GT(counter(total, "rqftl", "ranges_invalidated"), 0u);
+  EXPECT_EQ(counter(total, "rqftl", "train_failures"), 0u);
+  const nlohmann::json& reads = phase(run, 2);
+  EXPECT_GT(counter(reads, "rqftl", "ltc_hits"), 1000u);
+  EXPECT_GT(counter(reads, "rqftl", "stc_hits"), 100u);
+  // Hart 1 ran the training: it retired instructions while hart 0 served.
+  EXPECT_GT(run.stats["harts"][1]["instret"].get<uint64_t>(), 10000000u);
+}
+
+// One hart trains inline; the accelerator looks ranges up, reloading its one model whenever the
+// fraction changes. Same rules, same oracle.
+TEST(Rqftl, OneHartAndTheAcceleratorServeCleanly) {
+  const E2eRun inline_run = run_rqftl("rqftl_one_hart", "--set cpu.harts=1");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(inline_run));
+  EXPECT_GT(counter(inline_run.stats["ftl"]["run"], "rqftl", "ltc_hits"), 1000u);
+  const E2eRun accel = run_rqftl(
+      "rqftl_accel", "--set firmware.rqrmi_engine=accel --set accel.present=true");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(accel));
+  const nlohmann::json& total = accel.stats["ftl"]["run"];
+  EXPECT_GT(counter(total, "rqrmi_engine", "lookups"), 10000u);
+  EXPECT_GT(counter(total, "rqrmi_engine", "reloads"), 100u);
+  EXPECT_GT(counter(total, "rqftl", "ltc_hits"), 1000u);
+}
+
+// A static partition (ftl.rqftl.stc_bytes) keeps the short-term cache's cells within it.
+TEST(Rqftl, AStaticPartitionHoldsTheShortTermCacheToItsBytes) {
+  const E2eRun run = run_rqftl("rqftl_static", "--set ftl.rqftl.stc_bytes=24KiB");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  for (const nlohmann::json& span : run.stats["ftl"]["phases"]) {
+    EXPECT_LE(span["rqftl"]["stc_cells"].get<uint64_t>(), 24u * 1024 / 8);
+  }
+  EXPECT_GT(counter(run.stats["ftl"]["run"], "rqftl", "ltc_hits"), 1000u);
+}
+
+TEST(Rqftl, SameScenarioTwiceGivesIdenticalStats) {
+  expect_identical_runs(run_rqftl("rqftl_a"), run_rqftl("rqftl_b"));
+}
+
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a
 // 1 MiB working set. With clean entries and a high flush watermark nearly every page access hits
 // the buffer; as a plain write buffer that programs every whole wordline at once, few do. Every
@@ -629,7 +695,7 @@ TEST_P(FtlScheme, PartialPagesMergeWithOldData) {
 
 INSTANTIATE_TEST_SUITE_P(Schemes, FtlScheme,
                          testing::Values("ideal", "dftl", "tpftl", "sftl", "leaftl",
-                                         "leaftl_g16"));
+                                         "leaftl_g16", "rqftl", "rqftl_2h"));
 
 // ---- Once for the FTL -----------------------------------------------------------------------
 
@@ -731,13 +797,16 @@ TEST(FtlGcBatch, ABatchOfAProgramPerUnitOverlapsGcsFlashWork) {
 // An idle phase (no streams, a duration): the host sends nothing, and GC (the overwrite's last
 // job, then background GC) brings the pools the random overwrite left low back to
 // ftl.gc.background_free; the reads after it find no GC left to do.
+// GC frees a stripe in about 25 ms here (some 50 pages moved by QLC programs): 200 ms of idle
+// left no margin for the 2 stripes GC frees up to ftl.gc.background_free (with the RQFTL
+// firmware's changes the last collection fell into the read phase). 500 ms leaves room.
 TEST(FtlIdlePhase, BackgroundGcRunsWhileTheHostIsIdle) {
   const uint64_t set = kPhysicalPages * 80 / 100 * kPageBytes;  // 20 % OP: room to free
   const std::string yaml =
       device_yaml("dftl") + "ftl: {op: 0.2}\nworkload:\n  phases:\n" + fill_phase(set) +
       stream_phase("overwrite", bytes(set),
                    "pattern: random, read_fraction: 0.0, size: 8KiB, queue_depth: 32") +
-      "    - {name: idle, duration: 200ms, streams: []}\n" +
+      "    - {name: idle, duration: 500ms, streams: []}\n" +
       stream_phase("read", requests(2000),
                    "pattern: random, read_fraction: 1.0, size: 8KiB, queue_depth: 32");
   const E2eRun run = run_scenario("idle_phase", yaml);
@@ -745,7 +814,7 @@ TEST(FtlIdlePhase, BackgroundGcRunsWhileTheHostIsIdle) {
   const nlohmann::json& idle = run.stats["host"]["phases"][2];
   EXPECT_EQ(idle["name"], "idle");
   EXPECT_EQ(idle["commands"].get<uint64_t>(), 0u);
-  EXPECT_NEAR(idle["duration_s"].get<double>(), 0.2, 1e-9);
+  EXPECT_NEAR(idle["duration_s"].get<double>(), 0.5, 1e-9);
   const nlohmann::json& idle_ftl = phase(run, 2)["gc"];
   EXPECT_GT(idle_ftl["invocations"].get<uint64_t>(), 0u);
   EXPECT_GE(phase(run, 2)["blocks"]["free_groups"].get<uint64_t>(), 4u * 2u)
@@ -1064,7 +1133,7 @@ TEST(FtlMetricsOverTime, NoIntervalNoSeriesAndTheSameStats) {
 
 INSTANTIATE_TEST_SUITE_P(Files, FtlScenarioFile,
                          testing::Values("ideal", "dftl", "tpftl", "sftl", "leaftl", "learnedftl",
-                                         "gc_stress", "trace_profile", "leaftl_profile",
+                                         "rqftl", "gc_stress", "trace_profile", "leaftl_profile",
                                          "tpcc_ftl", "ssdsim_trace_ftl"));
 
 }  // namespace

@@ -26,19 +26,31 @@ constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
 // A root and 8 submodels, trained once on 1024 samples each.
 rqrmi_train_config_t small_model() { return ssdvp::test::train_config({8}, 1024); }
 
+// An LTC whose pool holds every slot at `capacity` ranges, and a little more.
 struct Ltc {
   std::vector<uint64_t> memory;
   arena_t arena{};
+  std::vector<uint64_t> cells;
+  rqftl_pool_t pool{};
   rqftl_ltc_t ltc{};
+  uint32_t capacity;
 
-  Ltc(uint32_t fractions, uint32_t capacity, uint32_t written_capacity = 64) {
+  Ltc(uint32_t fractions, uint32_t capacity, uint32_t written_capacity = 64)
+      : cells((fractions + 1) * rqftl_ltc_slot_cells(capacity) + 16), capacity(capacity) {
     const rqrmi_train_config_t train = small_model();
-    const size_t bytes = rqftl_ltc_bytes(fractions, capacity, &train, written_capacity);
+    const size_t bytes = rqftl_ltc_bytes(fractions, &train, written_capacity);
     memory.resize(bytes / 8 + 1024);
     arena_init(&arena, memory.data(), static_cast<uint32_t>(memory.size() * 8), 0);
-    EXPECT_TRUE(rqftl_ltc_init(&ltc, fractions, capacity, kEntriesPerTp, &train, written_capacity,
-                               &arena));
+    rqftl_pool_init(&pool, cells.data(), static_cast<uint32_t>(cells.size()), &Ltc::moved, this);
+    EXPECT_TRUE(rqftl_ltc_init(&ltc, fractions, kEntriesPerTp, &train, written_capacity, &pool,
+                               kOwnerBase, &arena));
     EXPECT_EQ(arena.used, bytes) << "rqftl_ltc_bytes counts what init takes";
+  }
+
+  static constexpr uint32_t kOwnerBase = 100;
+
+  static void moved(void* context, uint32_t owner, uint32_t index) {
+    rqftl_ltc_moved(&static_cast<Ltc*>(context)->ltc, owner - kOwnerBase, index);
   }
 };
 
@@ -91,7 +103,7 @@ TEST(RqftlLtc, TransferredRangesAnswerEveryLpnTheyCoverAndNothingElse) {
     const std::vector<uint32_t> tps = tps_of(cache.ltc, f, kTps);
     ASSERT_FALSE(tps.empty()) << "the hash spreads TPs over every fraction";
     ranges_of(truth, tps, &ranges, &vpns);
-    ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, f, ranges.data(), vpns.data(),
+    ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, f, cache.capacity, ranges.data(), vpns.data(),
                                  static_cast<uint32_t>(ranges.size()), tps.data(),
                                  static_cast<uint32_t>(tps.size())),
               RQRMI_OK);
@@ -141,7 +153,7 @@ void run_reference(uint32_t fractions, uint32_t capacity, uint32_t seed, bool ex
       ranges_of(truth, tps, &ranges, &vpns);
       if (ranges.size() > capacity) continue;
       const uint64_t evicted = cache.ltc.stats.evicted;
-      ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, f, ranges.data(), vpns.data(),
+      ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, f, cache.capacity, ranges.data(), vpns.data(),
                                    static_cast<uint32_t>(ranges.size()), tps.data(),
                                    static_cast<uint32_t>(tps.size())),
                 RQRMI_OK);
@@ -207,7 +219,8 @@ TEST(RqftlLtc, ClockEvictsRangesNotUsedSinceItsLastTurnFirst) {
       ranges.push_back({lo, lo + 1});
       vpns.push_back(10000 * (tp + 1) + i * 100);
     }
-    ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, ranges.data(), vpns.data(), count, &tp, 1), RQRMI_OK);
+    ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, cache.capacity, ranges.data(), vpns.data(), count, &tp, 1),
+              RQRMI_OK);
   };
   auto hits = [&](uint32_t tp, uint32_t range) {
     uint32_t vpn = 0;
@@ -240,10 +253,10 @@ TEST(RqftlLtc, ATpTransferredAgainReplacesItsRanges) {
   const rqrmi_range_t first[2] = {{3 * kEntriesPerTp, 3 * kEntriesPerTp + 9},
                                   {5 * kEntriesPerTp + 2, 5 * kEntriesPerTp + 2}};
   const uint32_t first_vpns[2] = {500, 900};
-  ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, first, first_vpns, 2, tps, 2), RQRMI_OK);
+  ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, first, first_vpns, 2, tps, 2), RQRMI_OK);
   const rqrmi_range_t again[1] = {{3 * kEntriesPerTp + 5, 3 * kEntriesPerTp + 6}};
   const uint32_t again_vpns[1] = {7000};
-  ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, again, again_vpns, 1, tps, 1), RQRMI_OK);
+  ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, again, again_vpns, 1, tps, 1), RQRMI_OK);
   uint32_t vpn = 0;
   EXPECT_FALSE(rqftl_ltc_lookup(&cache.ltc, 3 * kEntriesPerTp, &vpn)) << "TP 3's old range gone";
   ASSERT_TRUE(rqftl_ltc_lookup(&cache.ltc, 3 * kEntriesPerTp + 6, &vpn));
@@ -260,27 +273,27 @@ TEST(RqftlLtc, TransfersBreakingTheRulesAreRefusedAndChangeNothing) {
   const uint32_t base = tp * kEntriesPerTp;
   const rqrmi_range_t good[1] = {{base, base + 3}};
   const uint32_t vpns[5] = {100, 200, 300, 400, 500};
-  ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, good, vpns, 1, &tp, 1), RQRMI_OK);
+  ASSERT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, good, vpns, 1, &tp, 1), RQRMI_OK);
   const rqrmi_range_t overlapping[2] = {{base, base + 3}, {base + 3, base + 5}};
-  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, overlapping, vpns, 2, &tp, 1),
+  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, overlapping, vpns, 2, &tp, 1),
             RQRMI_ERR_RANGES_OVERLAP);
   const rqrmi_range_t unsorted[2] = {{base + 8, base + 9}, {base, base + 3}};
-  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, unsorted, vpns, 2, &tp, 1),
+  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, unsorted, vpns, 2, &tp, 1),
             RQRMI_ERR_RANGES_UNSORTED);
   const rqrmi_range_t crossing[1] = {{base + kEntriesPerTp - 2, base + kEntriesPerTp + 1}};
-  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, crossing, vpns, 1, &tp, 1),
+  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, crossing, vpns, 1, &tp, 1),
             RQRMI_ERR_RANGES_OVERLAP);
   const rqrmi_range_t too_long[1] = {{base, base + RQFTL_RANGE_MAX_PAGES}};
-  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, too_long, vpns, 1, &tp, 1),
+  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, too_long, vpns, 1, &tp, 1),
             RQRMI_ERR_RANGE_INVERTED);
   const rqrmi_range_t five[5] = {{base, base}, {base + 2, base + 2}, {base + 4, base + 4},
                                  {base + 6, base + 6}, {base + 8, base + 8}};
-  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, five, vpns, 5, &tp, 1), RQRMI_ERR_RANGE_COUNT);
+  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, five, vpns, 5, &tp, 1), RQRMI_ERR_RANGE_COUNT);
   const rqrmi_range_t elsewhere[1] = {{other * kEntriesPerTp, other * kEntriesPerTp}};
-  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, elsewhere, vpns, 1, &other, 1),
+  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, elsewhere, vpns, 1, &other, 1),
             RQRMI_ERR_RANGES_UNSORTED)
       << "TP " << other << " belongs to fraction 1";
-  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, elsewhere, vpns, 1, &tp, 1),
+  EXPECT_EQ(rqftl_ltc_transfer(&cache.ltc, 0, cache.capacity, elsewhere, vpns, 1, &tp, 1),
             RQRMI_ERR_RANGES_OVERLAP)
       << "a range outside the TPs it replaces";
   uint32_t vpn = 0;
@@ -289,10 +302,11 @@ TEST(RqftlLtc, TransfersBreakingTheRulesAreRefusedAndChangeNothing) {
   EXPECT_EQ(cache.ltc.stats.transfers, 1u);
 }
 
-// Stages a transfer of ranges into fraction f and begins it.
+// Stages a transfer of ranges into fraction f, 64 ranges large, and begins it.
 void begin(rqftl_ltc_t* ltc, uint32_t f, const std::vector<rqrmi_range_t>& ranges,
            const std::vector<uint32_t>& vpns, const std::vector<uint32_t>& tps) {
   const uint32_t count = static_cast<uint32_t>(ranges.size());
+  ASSERT_TRUE(rqftl_ltc_prepare(ltc, 64));
   std::copy(ranges.begin(), ranges.end(), rqftl_ltc_staged_ranges(ltc, count));
   std::copy(vpns.begin(), vpns.end(), rqftl_ltc_staged_vpns(ltc, count));
   ASSERT_EQ(rqftl_ltc_transfer_begin(ltc, f, count, tps.data(), static_cast<uint32_t>(tps.size())),
@@ -307,7 +321,7 @@ void transfer_then_begin_again(rqftl_ltc_t* ltc) {
   const uint32_t first_tps[2] = {2, 7};
   const rqrmi_range_t first[2] = {{a, a + 9}, {b, b + 9}};
   const uint32_t first_vpns[2] = {100, 200};
-  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, first, first_vpns, 2, first_tps, 2), RQRMI_OK);
+  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, 64, first, first_vpns, 2, first_tps, 2), RQRMI_OK);
   begin(ltc, 0, {{a + 20, a + 29}}, {300}, {2});
 }
 
@@ -377,11 +391,11 @@ TEST(RqftlLtc, LookupsGoThroughTheFinderWithTheModelsGeneration) {
   const uint32_t tp = 3;
   const rqrmi_range_t range[1] = {{3 * kEntriesPerTp, 3 * kEntriesPerTp + 4}};
   const uint32_t vpn0[1] = {50};
-  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, range, vpn0, 1, &tp, 1), RQRMI_OK);
+  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, 64, range, vpn0, 1, &tp, 1), RQRMI_OK);
   uint32_t vpn = 0;
   ASSERT_TRUE(rqftl_ltc_lookup(ltc, 3 * kEntriesPerTp + 2, &vpn));
   EXPECT_EQ(vpn, 52u);
-  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, range, vpn0, 1, &tp, 1), RQRMI_OK);
+  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, 64, range, vpn0, 1, &tp, 1), RQRMI_OK);
   ASSERT_TRUE(rqftl_ltc_lookup(ltc, 3 * kEntriesPerTp + 2, &vpn));
   ASSERT_EQ(generations.size(), 2u);
   EXPECT_NE(generations[0], generations[1]);
@@ -391,16 +405,48 @@ TEST(RqftlLtc, ABadConfigurationOrTooSmallAnArenaFailsInit) {
   rqrmi_train_config_t train = small_model();
   std::vector<uint64_t> memory(1 << 16);
   arena_t arena{};
+  rqftl_pool_t pool{};
   rqftl_ltc_t ltc{};
   arena_init(&arena, memory.data(), static_cast<uint32_t>(memory.size() * 8), 0);
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 0, 16, kEntriesPerTp, &train, 8, &arena)) << "no fraction";
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, 0, kEntriesPerTp, &train, 8, &arena)) << "no capacity";
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, 16, kEntriesPerTp, &train, 0, &arena)) << "no write log";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 0, kEntriesPerTp, &train, 8, &pool, 0, &arena))
+      << "no fraction";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, kEntriesPerTp, &train, 0, &pool, 0, &arena))
+      << "no write log";
   train.samples = 1;
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, 16, kEntriesPerTp, &train, 8, &arena)) << "bad training";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 2, kEntriesPerTp, &train, 8, &pool, 0, &arena))
+      << "bad training";
   train = small_model();
   arena_init(&arena, memory.data(), 4096, 0);
-  EXPECT_FALSE(rqftl_ltc_init(&ltc, 12, 4096, kEntriesPerTp, &train, 8, &arena)) << "too small";
+  EXPECT_FALSE(rqftl_ltc_init(&ltc, 12, kEntriesPerTp, &train, 8, &pool, 0, &arena))
+      << "too small";
+}
+
+// A fraction's capacity follows the spare's from one transfer to the next: a smaller one evicts
+// by CLOCK, a larger one keeps everything; the pool gets the old fraction's cells back.
+TEST(RqftlLtc, AFractionTakesTheCapacityItsTransferPrepared) {
+  Ltc cache(1, 16);
+  rqftl_ltc_t* ltc = &cache.ltc;
+  std::vector<rqrmi_range_t> ranges;
+  std::vector<uint32_t> vpns;
+  for (uint32_t i = 0; i < 12; ++i) {
+    ranges.push_back({3 * kEntriesPerTp + 4 * i, 3 * kEntriesPerTp + 4 * i + 1});
+    vpns.push_back(1000 + 10 * i);
+  }
+  const uint32_t tp = 3;
+  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, 16, ranges.data(), vpns.data(), 12, &tp, 1), RQRMI_OK);
+  EXPECT_EQ(rqftl_ltc_cells(ltc), rqftl_ltc_slot_cells(16));
+  EXPECT_EQ(cache.pool.live, rqftl_ltc_slot_cells(16)) << "the old fraction's extent is free";
+  const uint32_t other = 5;
+  const rqrmi_range_t one[1] = {{5 * kEntriesPerTp, 5 * kEntriesPerTp + 3}};
+  const uint32_t one_vpn[1] = {7};
+  ASSERT_EQ(rqftl_ltc_transfer(ltc, 0, 8, one, one_vpn, 1, &other, 1), RQRMI_OK);
+  EXPECT_EQ(rqftl_ltc_fraction(ltc, 0)->capacity, 8u);
+  EXPECT_EQ(rqftl_ltc_valid_ranges(ltc), 8u) << "12 kept and 1 in, 5 evicted";
+  EXPECT_EQ(ltc->stats.evicted, 5u);
+  EXPECT_EQ(cache.pool.live, rqftl_ltc_slot_cells(8));
+  EXPECT_EQ(rqftl_ltc_transfer(ltc, 0, 100000, one, one_vpn, 1, &other, 1), RQRMI_ERR_WORKSPACE)
+      << "more than the pool holds";
+  EXPECT_EQ(rqftl_ltc_valid_ranges(ltc), 8u) << "the fraction is unchanged";
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // the translation pages in flash: every answer is the latest mapping, evicted dirty lines carry
 // exactly what flash lacks, runs coalesce, a load keeps the patches over the TP, and the line
 // limit, the LRU order, the transfer marks and the update counter behave as section 4.3 and 4.7
-// say.
+// say. The runs live in a pool of their own here (the scheme shares it with the long-term cache).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -23,17 +23,25 @@ struct Stc {
   std::vector<uint64_t> memory;
   arena_t arena{};
   scheme_budget_t budget{};
+  std::vector<uint64_t> cells;
+  rqftl_pool_t pool{};
   rqftl_stc_t stc{};
   // Flash's TPs, kept up to date by the evictions.
   std::vector<uint32_t> flash = std::vector<uint32_t>(kTps * kEntries, VPN_UNMAPPED);
   uint32_t dirty_evictions = 0;
 
-  Stc(uint32_t lines, uint32_t pool_bytes) {
+  Stc(uint32_t lines, uint32_t pool_bytes) : cells(pool_bytes / 8) {
     memory.resize(1 << 15);
     arena_init(&arena, memory.data(), static_cast<uint32_t>(memory.size() * 8), 0);
     budget = {&arena, static_cast<uint32_t>(memory.size() * 8), 0};
-    EXPECT_TRUE(rqftl_stc_init(&stc, lines, kEntries, pool_bytes, &budget, &Stc::evicted, this));
-    EXPECT_EQ(budget.used, rqftl_stc_slot_bytes(lines) + scheme_aligned(pool_bytes / 8 * 8));
+    EXPECT_GE(cells.size(), rqftl_stc_min_cells(kEntries));
+    rqftl_pool_init(&pool, cells.data(), static_cast<uint32_t>(cells.size()), &Stc::moved, this);
+    EXPECT_TRUE(rqftl_stc_init(&stc, lines, kEntries, &pool, &budget, &Stc::evicted, this));
+    EXPECT_EQ(budget.used, rqftl_stc_slot_bytes(lines));
+  }
+
+  static void moved(void* context, uint32_t owner, uint32_t index) {
+    rqftl_stc_moved(&static_cast<Stc*>(context)->stc, owner, index);
   }
 
   static void evicted(void* context, uint32_t tp, const rqftl_run_t* runs, uint32_t count,
@@ -128,7 +136,8 @@ void run_reference(uint32_t lines, uint32_t pool_bytes, uint32_t seed) {
   }
   EXPECT_GT(cache.stc.stats.evictions, 100u);
   EXPECT_GT(cache.dirty_evictions, 0u);
-  EXPECT_GT(cache.stc.stats.compactions, 0u);
+  EXPECT_GT(cache.pool.compactions, 0u);
+  EXPECT_EQ(cache.stc.stats.cells, cache.pool.live) << "the lines' cells are the pool's";
 }
 
 TEST(RqftlStc, AnswersTheLatestMappingWithFewLinesAndASmallPool) { run_reference(6, 4096, 1); }
@@ -215,17 +224,19 @@ TEST(RqftlStc, AWriteClearsTheTransferMarkAndCountsTheUpdatedTpsOnce) {
   EXPECT_EQ(cache.stc.stats.updated_tps, 1u);
 }
 
-TEST(RqftlStc, APoolSmallerThanTwoWholeTpsOrNoLineFailsInit) {
+TEST(RqftlStc, NoLineOrTooSmallABudgetFailsInit) {
   std::vector<uint64_t> memory(1 << 12);
   arena_t arena{};
   arena_init(&arena, memory.data(), static_cast<uint32_t>(memory.size() * 8), 0);
   scheme_budget_t budget{&arena, static_cast<uint32_t>(memory.size() * 8), 0};
+  std::vector<uint64_t> cells(1024);
+  rqftl_pool_t pool{};
+  rqftl_pool_init(&pool, cells.data(), 1024, nullptr, nullptr);
   rqftl_stc_t stc{};
-  EXPECT_FALSE(rqftl_stc_init(&stc, 4, kEntries, 2 * (kEntries + 2) * 8, &budget, nullptr, nullptr));
-  EXPECT_FALSE(rqftl_stc_init(&stc, 0, kEntries, 8192, &budget, nullptr, nullptr));
-  budget.limit = 1024;
+  EXPECT_FALSE(rqftl_stc_init(&stc, 0, kEntries, &pool, &budget, nullptr, nullptr));
+  budget.limit = 64;
   budget.used = 0;
-  EXPECT_FALSE(rqftl_stc_init(&stc, 4, kEntries, 8192, &budget, nullptr, nullptr))
+  EXPECT_FALSE(rqftl_stc_init(&stc, 4, kEntries, &pool, &budget, nullptr, nullptr))
       << "over the budget";
 }
 
