@@ -204,6 +204,12 @@ Parameter in_record(FieldRef (*field)(Scenario&, const RecordIndices&), Paramete
   return p;
 }
 
+// Weights that may be an empty map, {}: none given.
+Parameter empty_allowed(Parameter p) {
+  p.zero_allowed = true;
+  return p;
+}
+
 Parameter shorthand_of(const char* full_key, Parameter p) {
   p.shorthand_of = full_key;
   return p;
@@ -488,7 +494,9 @@ std::vector<Parameter> build_record_registry() {
                        "see db_*, insert_fraction, hot_*, frozen_fraction, alpha), profile "
                        "(reads and writes each skewed by a zipf over chunks of the largest "
                        "request, independently placed; see read_hot_share, write_hot_share, "
-                       "hot_access_fraction, profile)",
+                       "hot_access_fraction, profile), workset (a random set of chunks of the "
+                       "largest request, workset bytes of them, addressed uniformly: RQFTL's "
+                       "synthetic stress)",
                        nullptr)),
       in_record(SSDVP_STREAM_FIELD(read_fraction),
                 real(stream("read_fraction"), {0.0, 1.0}, "share of reads among reads and writes",
@@ -504,6 +512,13 @@ std::vector<Parameter> build_record_registry() {
       in_record(SSDVP_STREAM_FIELD(sizes),
                 shorthand_of("sizes", size(stream("size"), kMinRequest, kMaxRequest,
                                            "one request size: sizes: {SIZE: 1}", nullptr))),
+      in_record(SSDVP_STREAM_FIELD(read_sizes),
+                empty_allowed(with_kind(
+                    ParamKind::kSizeWeights,
+                    size(stream("read_sizes"), kMinRequest, kMaxRequest,
+                         "the reads' sizes and weights, when they differ from sizes (which then "
+                         "are the writes' and trims'; {} = sizes)",
+                         nullptr)))),
       in_record(SSDVP_STREAM_FIELD(zipf_alpha),
                 real(stream("alpha"), {0.0, 10.0},
                      "zipf skew: rank k has weight k^-alpha (0 = uniform: the draws of random); "
@@ -585,6 +600,11 @@ std::vector<Parameter> build_record_registry() {
       in_record(SSDVP_STREAM_FIELD(working_set_bytes),
                 size(stream("working_set"), 0, kUnlimited,
                      "size of that region (0 = to the device end)", nullptr)),
+      in_record(SSDVP_STREAM_FIELD(workset_bytes),
+                size(stream("workset"), 0, kUnlimited,
+                     "workset: bytes of the region the stream addresses, whole chunks of the "
+                     "largest request chosen at random",
+                     nullptr)),
       in_record(SSDVP_STREAM_FIELD(align_bytes),
                 size(stream("align"), kMinRequest, kMaxRequest, "request start alignment",
                      nullptr)),
@@ -805,6 +825,9 @@ ParamValue Parameter::parse_entries(const std::vector<ValueEntry>& entries,
     throw std::logic_error(fmt::format("parameter {} takes no map or list", key));
   }
   const bool sizes = kind == ParamKind::kSizeWeights;
+  if (entries.empty() && zero_allowed) {
+    return SizeWeights{};  // none given: another key's value stands (read_sizes: sizes)
+  }
   if (entries.empty()) {
     throw_scenario_error(where, shown_key,
                          fmt::format("no {} given; allowed {}", sizes ? "request size" : "count",

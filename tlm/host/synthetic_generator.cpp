@@ -91,21 +91,28 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
 
   if (stream.sizes.empty()) fail("sizes", "no request size given");
   uint64_t max_size = 0;
-  for (const auto& [size, weight] : stream.sizes) {
-    if (size == 0 || size % sector_bytes != 0) {
-      fail("sizes", fmt::format("{} bytes is not a positive multiple of the {}-byte sector", size,
-                                sector_bytes));
+  const auto check_sizes = [&](const char* key,
+                               const std::vector<std::pair<uint64_t, double>>& sizes) {
+    for (const auto& [size, weight] : sizes) {
+      if (size == 0 || size % sector_bytes != 0) {
+        fail(key, fmt::format("{} bytes is not a positive multiple of the {}-byte sector", size,
+                              sector_bytes));
+      }
+      if (size / sector_bytes > std::numeric_limits<uint32_t>::max()) {
+        fail(key, fmt::format("{} bytes is more sectors than a command carries", size));
+      }
+      if (!(weight > 0.0) || !std::isfinite(weight)) {
+        fail(key, fmt::format("the weight {} of {} bytes is not a positive number", weight,
+                              size));
+      }
+      max_size = std::max(max_size, size);
     }
-    if (size / sector_bytes > std::numeric_limits<uint32_t>::max()) {
-      fail("sizes", fmt::format("{} bytes is more sectors than a command carries", size));
-    }
-    if (!(weight > 0.0) || !std::isfinite(weight)) {
-      fail("sizes", fmt::format("the weight {} of {} bytes is not a positive number", weight,
-                                size));
-    }
-    max_size = std::max(max_size, size);
-  }
+  };
+  check_sizes("sizes", stream.sizes);
+  check_sizes("read_sizes", stream.read_sizes);
   size_cumulative_ = cumulative_of(stream.sizes);
+  read_size_cumulative_ =
+      stream.read_sizes.empty() ? size_cumulative_ : cumulative_of(stream.read_sizes);
 
   if (stream.write_runs.empty()) {
     fail("write_runs", fmt::format("no run length given; allowed {{WRITES: weight, ...}}, WRITES "
@@ -127,7 +134,7 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   // sequential writes one endless run already; oltp places every write by its database model.
   if (longer_runs && (pattern_ == Pattern::kSequential || pattern_ == Pattern::kOltp)) {
     fail("write_runs", fmt::format("runs of more than one write apply to the patterns random, "
-                                   "zipf, hotcold and profile, not {}",
+                                   "zipf, hotcold, profile and workset, not {}",
                                    stream.pattern));
   }
   run_cumulative_ = cumulative_of(stream.write_runs);
@@ -178,6 +185,7 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   }
   if (pattern_ == Pattern::kOltp) make_oltp(stream, scatter_seed_of(seed));
   if (pattern_ == Pattern::kProfile) make_profile(stream, max_size, seed);
+  if (pattern_ == Pattern::kWorkset) make_workset(stream, max_size, seed);
   if (pattern_ == Pattern::kHotCold) {
     if (!is_open_fraction(stream.hot_space_fraction)) {
       fail("hot_space_fraction", fmt::format("{} is not in (0, 1)", stream.hot_space_fraction));
@@ -296,9 +304,24 @@ void SyntheticGenerator::make_profile(const StreamConfig& stream, uint64_t max_s
   run_end_ = region_start_ + shape.chunks * chunk_bytes_;
 }
 
-uint64_t SyntheticGenerator::profile_start(uint64_t size_bytes, HostOp op) {
-  const uint64_t chunk =
-      op == HostOp::kRead ? profile_->read_chunk(rng_) : profile_->write_chunk(rng_);
+void SyntheticGenerator::make_workset(const StreamConfig& stream, uint64_t max_size,
+                                      uint64_t seed) {
+  chunk_bytes_ = (max_size + align_ - 1) / align_ * align_;
+  const uint64_t working_set = region_end_ - region_start_;
+  const uint64_t chunks = working_set / chunk_bytes_;
+  workset_chunks_ = stream.workset_bytes / chunk_bytes_;
+  if (workset_chunks_ == 0 || workset_chunks_ > chunks) {
+    fail_field(stream, "workset",
+               fmt::format("{} bytes is not 1 to the {} chunks of {} bytes (the largest request "
+                           "rounded up to align) the region (offset, working_set: {} bytes) "
+                           "holds",
+                           stream.workset_bytes, chunks, chunk_bytes_, working_set));
+  }
+  scatter_.emplace(chunks, scatter_seed_of(seed));
+  run_end_ = region_start_ + chunks * chunk_bytes_;
+}
+
+uint64_t SyntheticGenerator::chunk_start(uint64_t chunk, uint64_t size_bytes) {
   // Offsets at multiples of the size when it divides the chunk cover every page of the chunk
   // equally often.
   const uint64_t step =
@@ -306,6 +329,12 @@ uint64_t SyntheticGenerator::profile_start(uint64_t size_bytes, HostOp op) {
   const uint64_t offsets = (chunk_bytes_ - size_bytes) / step + 1;
   const uint64_t offset = offsets == 1 ? 0 : rng_.below(offsets) * step;
   return region_start_ + chunk * chunk_bytes_ + offset;
+}
+
+uint64_t SyntheticGenerator::profile_start(uint64_t size_bytes, HostOp op) {
+  const uint64_t chunk =
+      op == HostOp::kRead ? profile_->read_chunk(rng_) : profile_->write_chunk(rng_);
+  return chunk_start(chunk, size_bytes);
 }
 
 HostOp SyntheticGenerator::draw_op() {
@@ -349,6 +378,8 @@ uint64_t SyntheticGenerator::draw_start(uint64_t size_bytes, HostOp op) {
       slot = op == HostOp::kWrite ? oltp_->next_write(rng_) : oltp_->any_page(rng_);
       break;
     case Pattern::kProfile: return profile_start(size_bytes, op);
+    case Pattern::kWorkset:
+      return chunk_start(scatter_->position(rng_.below(workset_chunks_)), size_bytes);
   }
   return region_start_ + slot * align_;
 }
@@ -371,7 +402,8 @@ uint64_t SyntheticGenerator::draw_write_start(uint64_t size_bytes) {
 std::optional<HostRequest> SyntheticGenerator::next() {
   HostRequest request;
   request.op = draw_op();
-  const uint64_t size = draw_weighted(size_cumulative_);
+  const uint64_t size =
+      draw_weighted(request.op == HostOp::kRead ? read_size_cumulative_ : size_cumulative_);
   const uint64_t start =
       request.op == HostOp::kWrite ? draw_write_start(size) : draw_start(size, request.op);
   request.first_sector = start / sector_bytes_;

@@ -69,9 +69,12 @@ class SyntheticGenerator : public RequestSource {
   // The chunks of a profile stream, else nullptr; their size in bytes (0 for other patterns).
   const ProfileAccess* profile_access() const { return profile_ ? &*profile_ : nullptr; }
   uint64_t chunk_bytes() const { return chunk_bytes_; }
+  // The workset's chunks (workset only): the chunk of workset index i, 0 <= i < count.
+  uint64_t workset_chunks() const { return workset_chunks_; }
+  uint64_t workset_chunk(uint64_t i) const { return scatter_->position(i); }
 
  private:
-  enum class Pattern { kSequential, kRandom, kZipf, kHotCold, kOltp, kProfile };
+  enum class Pattern { kSequential, kRandom, kZipf, kHotCold, kOltp, kProfile, kWorkset };
 
   HostOp draw_op();
   // A key of a cumulative distribution (key, cumulative probability); one key draws nothing.
@@ -83,7 +86,10 @@ class SyntheticGenerator : public RequestSource {
   void make_oltp(const StreamConfig& stream, uint64_t scatter_seed);
   // Checks the profile keys against the region and builds the chunk model.
   void make_profile(const StreamConfig& stream, uint64_t max_size, uint64_t seed);
-  // The start of a request of `size_bytes` inside a chunk of a profile stream.
+  // Checks the workset keys against the region and picks the workset's chunks.
+  void make_workset(const StreamConfig& stream, uint64_t max_size, uint64_t seed);
+  // The start of a request of `size_bytes` inside a chunk (profile and workset streams).
+  uint64_t chunk_start(uint64_t chunk, uint64_t size_bytes);
   uint64_t profile_start(uint64_t size_bytes, HostOp op);
 
   Pattern pattern_ = Pattern::kRandom;
@@ -93,6 +99,7 @@ class SyntheticGenerator : public RequestSource {
   double trim_fraction_;
   double hot_access_fraction_;
   std::vector<std::pair<uint64_t, double>> size_cumulative_;  // size, cumulative probability
+  std::vector<std::pair<uint64_t, double>> read_size_cumulative_;  // reads', likewise
   std::vector<std::pair<uint64_t, double>> run_cumulative_;   // writes per run, likewise
   uint64_t run_writes_left_ = 0;  // writes of the current run still to come
   uint64_t run_next_ = 0;         // where the next write of the run starts
@@ -108,6 +115,7 @@ class SyntheticGenerator : public RequestSource {
   std::optional<OltpDatabase> oltp_;
   std::optional<ProfileAccess> profile_;
   uint64_t chunk_bytes_ = 0;
+  uint64_t workset_chunks_ = 0;
 };
 
 }  // namespace ssdvp::host

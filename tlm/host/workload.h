@@ -31,6 +31,7 @@ struct StreamConfig {
   double read_fraction = 0.0;      // share of reads among reads and writes
   double trim_fraction = 0.0;      // share of trims among all requests
   std::vector<std::pair<uint64_t, double>> sizes = {{4096, 1.0}};  // bytes -> weight
+  std::vector<std::pair<uint64_t, double>> read_sizes;  // reads' sizes if not empty, else sizes
   double zipf_alpha = 0.9;           // zipf, and oltp's warm pool; 0 = uniform
   double hot_space_fraction = 0.2;   // hotcold: share of the working set that is hot
   double hot_access_fraction = 0.8;  // hotcold: share of accesses that go to it; profile: the
@@ -48,6 +49,10 @@ struct StreamConfig {
   // where the previous write ended. Reads and trims are placed by the pattern and leave the run
   // alone. The default, runs of one write, is every write placed by the pattern.
   std::vector<std::pair<uint64_t, double>> write_runs = {{1, 1.0}};  // writes per run -> weight
+  // workset (RQFTL's synthetic stress, its section 7.3): the region is cut into chunks of the
+  // largest request; workset_bytes of them, chosen at random, are all the stream addresses,
+  // uniformly.
+  uint64_t workset_bytes = 0;
   // oltp (tlm/host/synthetic_oltp.h): a database growing from db_initial to db_final bytes.
   uint64_t db_initial_bytes = 0;     // 0 = a tenth of db_final_bytes
   uint64_t db_final_bytes = 0;       // 0 = the whole region
@@ -106,7 +111,7 @@ std::unique_ptr<RequestSource> make_request_source(const StreamConfig& stream,
 // `ssdsim --list-params` shows them.
 inline const std::vector<std::string>& stream_pattern_names() {
   static const std::vector<std::string> names = {"sequential", "random", "zipf", "hotcold",
-                                                  "oltp", "profile"};
+                                                  "oltp", "profile", "workset"};
   return names;
 }
 inline const std::vector<std::string>& trace_format_names() {

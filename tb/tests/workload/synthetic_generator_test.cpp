@@ -108,6 +108,60 @@ TEST(SyntheticGenerator, LargestRequestFitsAndEveryStartIsAligned) {
   EXPECT_EQ(*starts.rbegin(), stream.offset_bytes + stream.working_set_bytes - 64 * kKiB);
 }
 
+// ---- Workset (RQFTL's synthetic stress) and the reads' own sizes ------------------------------
+
+// 64 chunks of 128 KiB out of the 512 a 64 MiB region holds: every request lies inside one of
+// them, every one of them is addressed, uniformly, and they are spread over the region.
+TEST(SyntheticGenerator, WorksetAddressesItsRandomChunksUniformlyAndNothingElse) {
+  StreamConfig stream = stream_of("workset");
+  stream.offset_bytes = 2 * kMiB;
+  stream.working_set_bytes = 64 * kMiB;
+  stream.workset_bytes = 8 * kMiB;
+  stream.sizes = {{128 * kKiB, 1.0}};
+  stream.read_sizes = {{4 * kKiB, 1.0}};
+  stream.read_fraction = 0.5;
+  const SyntheticGenerator generator(stream, kDeviceSectors, kSector, kSeed);
+  ASSERT_EQ(generator.workset_chunks(), 64u);
+  EXPECT_EQ(generator.chunk_bytes(), 128 * kKiB);
+  std::map<uint64_t, size_t> index_of;  // chunk -> its index in the workset
+  for (uint64_t i = 0; i < 64; ++i) index_of[generator.workset_chunk(i)] = i;
+  ASSERT_EQ(index_of.size(), 64u) << "distinct chunks";
+  EXPECT_GT(index_of.rbegin()->first - index_of.begin()->first, 256u) << "spread, not a block";
+  std::vector<double> counts(64, 0.0);
+  for (const HostRequest& request : draw(stream, 64'000)) {
+    const uint64_t chunk = (start_byte(request) - stream.offset_bytes) / (128 * kKiB);
+    ASSERT_TRUE(index_of.count(chunk)) << "chunk " << chunk << " is not in the workset";
+    ASSERT_LE(end_byte(request), stream.offset_bytes + (chunk + 1) * 128 * kKiB);
+    counts[index_of[chunk]] += 1.0;
+    if (request.op == HostOp::kRead) {
+      ASSERT_EQ(byte_count(request), 4 * kKiB) << "read_sizes";
+    } else {
+      ASSERT_EQ(byte_count(request), 128 * kKiB) << "sizes";
+      ASSERT_EQ(start_byte(request) % (128 * kKiB), (2 * kMiB) % (128 * kKiB)) << "aligned";
+    }
+  }
+  expect_uniform(counts, "workset chunks");
+}
+
+TEST(SyntheticGenerator, AWorksetOfNoChunkOrMoreThanTheRegionIsRefused) {
+  StreamConfig stream = stream_of("workset");
+  stream.working_set_bytes = 4 * kMiB;
+  stream.sizes = {{128 * kKiB, 1.0}};
+  stream.workset_bytes = 64 * kKiB;
+  EXPECT_NE(error_of(stream).find("workset: 65536 bytes is not 1 to the 32 chunks of 131072 "
+                                  "bytes"),
+            std::string::npos)
+      << error_of(stream);
+  stream.workset_bytes = 8 * kMiB;
+  EXPECT_NE(error_of(stream).find("is not 1 to the 32 chunks"), std::string::npos);
+  stream.workset_bytes = 4 * kMiB;
+  EXPECT_EQ(error_of(stream), "");
+  stream.read_sizes = {{3000, 1.0}};
+  EXPECT_NE(error_of(stream).find("read_sizes: 3000 bytes is not a positive multiple"),
+            std::string::npos)
+      << error_of(stream);
+}
+
 TEST(SyntheticGenerator, WorkingSetZeroReachesTheDeviceEnd) {
   StreamConfig stream = stream_of("random");
   stream.offset_bytes = 16 * kKiB;

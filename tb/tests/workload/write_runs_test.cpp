@@ -294,10 +294,10 @@ TEST(WriteRuns, BadRunsAreErrorsNamingStreamKeyAndAllowedValues) {
                "write_runs: the weight nan of runs of 4 writes is not a positive number");
   expect_error([](StreamConfig& s) { s.pattern = "sequential"; },
                "write_runs: runs of more than one write apply to the patterns random, zipf, "
-               "hotcold and profile, not sequential");
+               "hotcold, profile and workset, not sequential");
   expect_error([](StreamConfig& s) { s.pattern = "oltp"; },
                "write_runs: runs of more than one write apply to the patterns random, zipf, "
-               "hotcold and profile, not oltp");
+               "hotcold, profile and workset, not oltp");
   // Runs of one write suit every pattern.
   StreamConfig sequential = base;
   sequential.pattern = "sequential";
