@@ -204,8 +204,27 @@ static uint32_t ranges_of_line(uint32_t slot) {
   return ranges;
 }
 
+/* The next fraction in round robin with an unmarked line, or the fraction count when none has
+ * one: one pass over the lines. */
+static uint32_t next_fraction_with_lines(void) {
+  uint64_t waiting = 0; /* a bit per fraction (at most 64) */
+  for (uint32_t slot = 0; slot < rq.stc.max_lines; ++slot) {
+    uint32_t tp = rqftl_stc_tp(&rq.stc, slot);
+    if (tp != SCHEME_NIL && !rqftl_stc_marked(&rq.stc, slot)) {
+      waiting |= 1ull << rqftl_ltc_fraction_of_tp(&rq.ltc, tp);
+    }
+  }
+  for (uint32_t tried = 0; tried < rq.ltc.fractions; ++tried) {
+    uint32_t f = (rq.next_fraction + tried) % rq.ltc.fractions;
+    if (waiting & (1ull << f)) {
+      return f;
+    }
+  }
+  return rq.ltc.fractions;
+}
+
 /* Selects fraction f's unmarked lines, as many as the fraction holds, stages their ranges and
- * begins the transfer; false when the fraction has no unmarked line. */
+ * begins the transfer; false when none fits. */
 static bool begin_transfer(uint32_t f) {
   uint32_t lines = 0;
   uint32_t ranges = 0;
@@ -292,24 +311,24 @@ static void transfer_done(worker_job_t *job);
 static void maybe_transfer(void) {
   while (!rq.transfer_out && rq.pending) {
     uint32_t started = now();
-    /* The new fraction's room, beside the old one: the short-term cache gives up lines beyond its
-     * share, and the fraction takes what there is when even that is short. */
-    uint32_t capacity = partition();
-    while (rqftl_pool_free_cells(&rq.pool) < rqftl_ltc_slot_cells(capacity) &&
-           rq.stc.stats.cells > rq.stats.stc_target_cells && rqftl_stc_evict_one(&rq.stc)) {
-    }
-    uint32_t room = capacity_in(rqftl_pool_free_cells(&rq.pool));
-    capacity = capacity < room ? capacity : room;
-    rq.stats.ltc_capacity = capacity;
+    uint32_t f = next_fraction_with_lines();
     bool begun = false;
-    if (capacity != 0 && rqftl_ltc_prepare(&rq.ltc, capacity)) {
-      for (uint32_t tried = 0; tried < rq.ltc.fractions && !begun; ++tried) {
-        uint32_t f = rq.next_fraction;
-        rq.next_fraction = f + 1u == rq.ltc.fractions ? 0u : f + 1u;
-        begun = begin_transfer(f);
+    if (f != rq.ltc.fractions) {
+      rq.next_fraction = f + 1u == rq.ltc.fractions ? 0u : f + 1u;
+      /* The new fraction's room, beside the old one: the short-term cache gives up lines
+       * beyond its share, and the fraction takes what there is when even that is short. */
+      uint32_t capacity = partition();
+      while (rqftl_pool_free_cells(&rq.pool) < rqftl_ltc_slot_cells(capacity) &&
+             rq.stc.stats.cells > rq.stats.stc_target_cells && rqftl_stc_evict_one(&rq.stc)) {
       }
-      if (!begun) {
-        rqftl_ltc_release_spare(&rq.ltc); /* the short-term cache may use it meanwhile */
+      uint32_t room = capacity_in(rqftl_pool_free_cells(&rq.pool));
+      capacity = capacity < room ? capacity : room;
+      rq.stats.ltc_capacity = capacity;
+      if (capacity != 0 && rqftl_ltc_prepare(&rq.ltc, capacity)) {
+        begun = begin_transfer(f);
+        if (!begun) {
+          rqftl_ltc_release_spare(&rq.ltc); /* the short-term cache may use it meanwhile */
+        }
       }
     }
     rq.stats.transfer_cycles += now() - started;
@@ -423,6 +442,7 @@ static bool rqftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
   metrics_gauge32("rqftl.stc_target_cells", &rq.stats.stc_target_cells);
   metrics_gauge32("rqftl.pool_cells", &rq.pool.cell_count);
   metrics_counter("rqftl.pool_compactions", &rq.pool.compactions);
+  metrics_counter("rqftl.pool_holes_taken", &rq.pool.holes_taken);
   metrics_gauge32("rqftl.stc_unmarked_lpns", &rq.stc.stats.unmarked_lpns);
   metrics_gauge32("rqftl.last_training_cycles", &rq.stats.last_training_cycles);
   return true;

@@ -15,7 +15,6 @@ void rqftl_pool_init(rqftl_pool_t *pool, uint64_t *cells, uint32_t cell_count,
   pool->cells = cells;
   pool->cell_count = cell_count;
   pool->pinned = RQFTL_POOL_NONE;
-  pool->gap = RQFTL_POOL_NONE;
   pool->moved = moved;
   pool->context = context;
 }
@@ -30,7 +29,6 @@ static void move_extent(rqftl_pool_t *pool, uint32_t from, uint32_t to, uint32_t
 static uint32_t skip_pinned(rqftl_pool_t *pool, uint32_t write, uint32_t pin, uint32_t pin_end) {
   if (write < pin) {
     pool->cells[write] = header(RQFTL_POOL_NONE, pin - write - 1u);
-    pool->gap = write;
   }
   return pin_end;
 }
@@ -41,7 +39,6 @@ static void compact(rqftl_pool_t *pool) {
   uint32_t pin = pool->pinned;
   uint32_t pin_end = pin == RQFTL_POOL_NONE ? 0u : pin + 1u + rqftl_pool_size(pool, pin);
   uint32_t write = 0;
-  pool->gap = RQFTL_POOL_NONE;
   for (uint32_t read = 0; read < pool->top;) {
     uint32_t span = rqftl_pool_size(pool, read) + 1u;
     uint32_t next = read + span;
@@ -63,25 +60,53 @@ static void compact(rqftl_pool_t *pool) {
   ++pool->compactions;
 }
 
+/* The first dead extent of at least `span` cells (headers included), joining dead neighbours on
+ * the way; dead extents that reach the top give their cells back to it. RQFTL_POOL_NONE if none
+ * is large enough. */
+static uint32_t first_fit(rqftl_pool_t *pool, uint32_t span) {
+  for (uint32_t index = 0; index < pool->top;) {
+    uint32_t end = index + rqftl_pool_size(pool, index) + 1u;
+    if (owner_of(pool, index) == RQFTL_POOL_NONE) {
+      while (end < pool->top && owner_of(pool, end) == RQFTL_POOL_NONE) {
+        end += rqftl_pool_size(pool, end) + 1u;
+      }
+      if (end == pool->top) {
+        pool->top = index;
+        return RQFTL_POOL_NONE;
+      }
+      pool->cells[index] = header(RQFTL_POOL_NONE, end - index - 1u);
+      if (end - index >= span) {
+        return index;
+      }
+    }
+    index = end;
+  }
+  return RQFTL_POOL_NONE;
+}
+
 uint32_t rqftl_pool_alloc(rqftl_pool_t *pool, uint32_t owner, uint32_t cells) {
   uint32_t span = cells + 1u;
   if (span == 0 || span > pool->cell_count - pool->live) {
     return RQFTL_POOL_NONE;
   }
+  uint32_t index = RQFTL_POOL_NONE;
   if (span > pool->cell_count - pool->top) {
-    compact(pool);
+    /* A hole that fits costs a walk over the headers; compaction moves every live cell. */
+    index = first_fit(pool, span);
+    if (index == RQFTL_POOL_NONE && span > pool->cell_count - pool->top) {
+      compact(pool);
+      index = first_fit(pool, span); /* the room a pinned extent left below it */
+    }
   }
-  uint32_t index = pool->top;
-  if (span <= pool->cell_count - pool->top) {
-    pool->top += span;
-  } else if (pool->gap != RQFTL_POOL_NONE && span <= rqftl_pool_size(pool, pool->gap) + 1u) {
-    /* The room below the pinned extent; what is left of it stays a dead extent. */
-    index = pool->gap;
+  if (index != RQFTL_POOL_NONE) {
+    ++pool->holes_taken;
     uint32_t left = rqftl_pool_size(pool, index) + 1u - span;
-    pool->gap = left == 0 ? RQFTL_POOL_NONE : index + span;
     if (left != 0) {
       pool->cells[index + span] = header(RQFTL_POOL_NONE, left - 1u);
     }
+  } else if (span <= pool->cell_count - pool->top) {
+    index = pool->top;
+    pool->top += span;
   } else {
     return RQFTL_POOL_NONE;
   }

@@ -3,12 +3,13 @@
  * gives up the other can take.
  *
  * - An extent is a header cell (its owner and its size) and its cells. Extents are taken at the
- *   pool's top; a freed one leaves a hole.
- * - When the top has no room but the holes would do, the live extents slide down (compaction)
+ *   pool's top, else from the first hole that fits (neighbouring holes join); a freed one leaves
+ *   a hole.
+ * - When neither has room but the holes together would do, the live extents slide down (compaction)
  *   and each owner hears where its extent went (the `moved` callback), so it can re-point what
  *   it keeps. One extent can be pinned (a fraction whose model is training on the other hart,
  *   which reads it): compaction leaves it in place and moves later extents below it when they
- *   fit in the room there; new extents take what room is left there when the top has none.
+ *   fit in the room there; what room is left there is a hole like any other.
  *
  * Portable C: the firmware and the host tests run the same code. */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_RQFTL_POOL_H
@@ -32,8 +33,8 @@ typedef struct rqftl_pool {
   uint32_t top;        /* the first cell never taken since the last compaction */
   uint32_t live;       /* cells of live extents, headers included */
   uint32_t pinned;     /* the header compaction leaves in place, or RQFTL_POOL_NONE */
-  uint32_t gap;        /* the dead extent below it that compaction left, or RQFTL_POOL_NONE */
   uint64_t compactions;
+  uint64_t holes_taken;  /* extents placed in a hole below the top */
   rqftl_pool_moved_t moved;
   void *context;
 } rqftl_pool_t;

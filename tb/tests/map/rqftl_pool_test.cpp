@@ -79,6 +79,30 @@ TEST(RqftlPool, ACompactionMovesTheExtentsAfterAHoleAndKeepsTheirContents) {
   p.check();
 }
 
+// A hole that fits takes a new extent without a compaction; neighbouring holes join, and holes
+// that reach the top give their cells back to it.
+TEST(RqftlPool, ANewExtentTakesTheFirstHoleThatFitsBeforeAnyCompaction) {
+  Pool p(50);
+  ASSERT_TRUE(p.alloc(1, 9));   // 0..9
+  ASSERT_TRUE(p.alloc(2, 4));   // 10..14
+  ASSERT_TRUE(p.alloc(3, 4));   // 15..19
+  ASSERT_TRUE(p.alloc(4, 9));   // 20..29
+  ASSERT_TRUE(p.alloc(5, 19));  // 30..49: full
+  p.release(2);
+  p.release(3);
+  ASSERT_TRUE(p.alloc(6, 6));  // 2 + 5 + 5 cells joined: 10..16, a hole of 3 left
+  EXPECT_EQ(p.where[6], 10u);
+  EXPECT_EQ(p.pool.compactions, 0u);
+  EXPECT_EQ(p.moves, 0u);
+  ASSERT_TRUE(p.alloc(7, 2));  // the rest of that hole exactly
+  EXPECT_EQ(p.where[7], 17u);
+  p.release(5);
+  ASSERT_TRUE(p.alloc(8, 19)) << "the freed extent at the top is the top again";
+  EXPECT_EQ(p.where[8], 30u);
+  EXPECT_EQ(p.pool.compactions, 0u);
+  p.check();
+}
+
 TEST(RqftlPool, APinnedExtentStaysAndLaterOnesFillTheRoomBelowItWhenTheyFit) {
   Pool p(60);
   ASSERT_TRUE(p.alloc(1, 9));   // 0..9

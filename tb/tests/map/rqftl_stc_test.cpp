@@ -79,7 +79,7 @@ struct Stc {
 };
 
 // Random writes (runs of consecutive VPNs, some trims), reads and flushes with few lines and a
-// small pool, so that lines are evicted, extents grow and the pool slides all the time.
+// small pool, so that lines are evicted, extents grow and move to holes or the pool slides.
 void run_reference(uint32_t lines, uint32_t pool_bytes, uint32_t seed) {
   Stc cache(lines, pool_bytes);
   std::vector<uint32_t> truth(kTps * kEntries, VPN_UNMAPPED);
@@ -136,7 +136,7 @@ void run_reference(uint32_t lines, uint32_t pool_bytes, uint32_t seed) {
   }
   EXPECT_GT(cache.stc.stats.evictions, 100u);
   EXPECT_GT(cache.dirty_evictions, 0u);
-  EXPECT_GT(cache.pool.compactions, 0u);
+  EXPECT_GT(cache.pool.compactions + cache.pool.holes_taken, 0u) << "lines moved in the pool";
   EXPECT_EQ(cache.stc.stats.cells, cache.pool.live) << "the lines' cells are the pool's";
 }
 
