@@ -605,6 +605,12 @@ std::vector<Parameter> build_record_registry() {
                      "workset: bytes of the region the stream addresses, whole chunks of the "
                      "largest request chosen at random",
                      nullptr)),
+      in_record(SSDVP_STREAM_FIELD(workset_seed),
+                count(stream("workset_seed"), "", 0, kU32Max,
+                      "workset: the seed of the choice of chunks (not the run's: streams of "
+                      "several phases with the same region, largest request, workset and "
+                      "workset_seed address the same chunks)",
+                      nullptr)),
       in_record(SSDVP_STREAM_FIELD(align_bytes),
                 size(stream("align"), kMinRequest, kMaxRequest, "request start alignment",
                      nullptr)),

@@ -185,7 +185,7 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   }
   if (pattern_ == Pattern::kOltp) make_oltp(stream, scatter_seed_of(seed));
   if (pattern_ == Pattern::kProfile) make_profile(stream, max_size, seed);
-  if (pattern_ == Pattern::kWorkset) make_workset(stream, max_size, seed);
+  if (pattern_ == Pattern::kWorkset) make_workset(stream, max_size);
   if (pattern_ == Pattern::kHotCold) {
     if (!is_open_fraction(stream.hot_space_fraction)) {
       fail("hot_space_fraction", fmt::format("{} is not in (0, 1)", stream.hot_space_fraction));
@@ -304,8 +304,7 @@ void SyntheticGenerator::make_profile(const StreamConfig& stream, uint64_t max_s
   run_end_ = region_start_ + shape.chunks * chunk_bytes_;
 }
 
-void SyntheticGenerator::make_workset(const StreamConfig& stream, uint64_t max_size,
-                                      uint64_t seed) {
+void SyntheticGenerator::make_workset(const StreamConfig& stream, uint64_t max_size) {
   chunk_bytes_ = (max_size + align_ - 1) / align_ * align_;
   const uint64_t working_set = region_end_ - region_start_;
   const uint64_t chunks = working_set / chunk_bytes_;
@@ -317,7 +316,7 @@ void SyntheticGenerator::make_workset(const StreamConfig& stream, uint64_t max_s
                            "holds",
                            stream.workset_bytes, chunks, chunk_bytes_, working_set));
   }
-  scatter_.emplace(chunks, scatter_seed_of(seed));
+  scatter_.emplace(chunks, scatter_seed_of(stream.workset_seed));
   run_end_ = region_start_ + chunks * chunk_bytes_;
 }
 

@@ -87,7 +87,7 @@ class SyntheticGenerator : public RequestSource {
   // Checks the profile keys against the region and builds the chunk model.
   void make_profile(const StreamConfig& stream, uint64_t max_size, uint64_t seed);
   // Checks the workset keys against the region and picks the workset's chunks.
-  void make_workset(const StreamConfig& stream, uint64_t max_size, uint64_t seed);
+  void make_workset(const StreamConfig& stream, uint64_t max_size);
   // The start of a request of `size_bytes` inside a chunk (profile and workset streams).
   uint64_t chunk_start(uint64_t chunk, uint64_t size_bytes);
   uint64_t profile_start(uint64_t size_bytes, HostOp op);

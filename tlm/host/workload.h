@@ -51,8 +51,10 @@ struct StreamConfig {
   std::vector<std::pair<uint64_t, double>> write_runs = {{1, 1.0}};  // writes per run -> weight
   // workset (RQFTL's synthetic stress, its section 7.3): the region is cut into chunks of the
   // largest request; workset_bytes of them, chosen at random, are all the stream addresses,
-  // uniformly.
+  // uniformly. The choice follows workset_seed alone, so that streams of several phases with the
+  // same region, chunk and workset address the same chunks.
   uint64_t workset_bytes = 0;
+  uint32_t workset_seed = 1;
   // oltp (tlm/host/synthetic_oltp.h): a database growing from db_initial to db_final bytes.
   uint64_t db_initial_bytes = 0;     // 0 = a tenth of db_final_bytes
   uint64_t db_final_bytes = 0;       // 0 = the whole region

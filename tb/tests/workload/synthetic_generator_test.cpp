@@ -143,6 +143,28 @@ TEST(SyntheticGenerator, WorksetAddressesItsRandomChunksUniformlyAndNothingElse)
   expect_uniform(counts, "workset chunks");
 }
 
+// The workset follows workset_seed, not the stream's seed: a precondition phase and a measured
+// phase address the same chunks; another workset_seed picks others.
+TEST(SyntheticGenerator, TheWorksetFollowsItsOwnSeedNotTheStreams) {
+  StreamConfig stream = stream_of("workset");
+  stream.working_set_bytes = 64 * kMiB;
+  stream.workset_bytes = 4 * kMiB;
+  stream.sizes = {{128 * kKiB, 1.0}};
+  const auto chunks_of = [](const StreamConfig& s, uint64_t seed) {
+    const SyntheticGenerator generator(s, kDeviceSectors, kSector, seed);
+    std::set<uint64_t> chunks;
+    for (uint64_t i = 0; i < generator.workset_chunks(); ++i) {
+      chunks.insert(generator.workset_chunk(i));
+    }
+    return chunks;
+  };
+  const std::set<uint64_t> first = chunks_of(stream, 1);
+  EXPECT_EQ(first.size(), 32u);
+  EXPECT_EQ(chunks_of(stream, 2), first);
+  stream.workset_seed = 7;
+  EXPECT_NE(chunks_of(stream, 1), first);
+}
+
 TEST(SyntheticGenerator, AWorksetOfNoChunkOrMoreThanTheRegionIsRefused) {
   StreamConfig stream = stream_of("workset");
   stream.working_set_bytes = 4 * kMiB;
