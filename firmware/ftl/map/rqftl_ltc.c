@@ -196,19 +196,15 @@ void rqftl_ltc_invalidate(rqftl_ltc_t *ltc, uint32_t lpn) {
   }
 }
 
-/* Whether tp is among the sorted tps. */
-static bool among(const uint32_t *tps, uint32_t tp_count, uint32_t tp) {
-  uint32_t low = 0;
-  uint32_t high = tp_count;
-  while (low < high) {
-    uint32_t middle = low + (high - low) / 2u;
-    if (tps[middle] < tp) {
-      low = middle + 1u;
-    } else {
-      high = middle;
-    }
+/* Walks the sorted tps alongside ascending LPNs: moves *t to the first TP not below lpn's and
+ * says whether lpn is in it (both only ascend, so a whole pass costs one step per TP). */
+static bool in_tps(const rqftl_ltc_t *ltc, const uint32_t *tps, uint32_t tp_count, uint32_t *t,
+                   uint32_t lpn) {
+  uint64_t entries = ltc->entries_per_tp;
+  while (*t < tp_count && ((uint64_t)tps[*t] + 1u) * entries <= lpn) {
+    ++*t;
   }
-  return low < tp_count && tps[low] == tp;
+  return *t < tp_count && (uint64_t)tps[*t] * entries <= lpn;
 }
 
 /* The incoming ranges follow the transfer's rules: sorted, disjoint, short, each inside one TP
@@ -221,6 +217,7 @@ static rqrmi_status_t check_incoming(const rqftl_ltc_t *ltc, uint32_t f,
       return RQRMI_ERR_RANGES_UNSORTED;
     }
   }
+  uint32_t t = 0;
   for (uint32_t i = 0; i < count; ++i) {
     const rqrmi_range_t *range = &ranges[i];
     if (range->lo > range->hi || range->hi - range->lo >= RQFTL_RANGE_MAX_PAGES) {
@@ -230,9 +227,9 @@ static rqrmi_status_t check_incoming(const rqftl_ltc_t *ltc, uint32_t f,
       return ranges[i].lo < ranges[i - 1u].lo ? RQRMI_ERR_RANGES_UNSORTED
                                               : RQRMI_ERR_RANGES_OVERLAP;
     }
-    uint32_t tp = range->lo / ltc->entries_per_tp;
-    if (range->hi / ltc->entries_per_tp != tp || !among(tps, tp_count, tp)) {
-      return RQRMI_ERR_RANGES_OVERLAP;
+    if (!in_tps(ltc, tps, tp_count, &t, range->lo) ||
+        ((uint64_t)tps[t] + 1u) * ltc->entries_per_tp <= range->hi) {
+      return RQRMI_ERR_RANGES_OVERLAP; /* outside the TPs, or across a TP's end */
     }
   }
   return RQRMI_OK;
@@ -266,9 +263,9 @@ rqrmi_status_t rqftl_ltc_transfer_begin(rqftl_ltc_t *ltc, uint32_t f, uint32_t c
   rqftl_slot_t *old = &ltc->slots[ltc->slot_of[f]];
   /* Drop the invalid ranges and those of the TPs coming anew; mark the rest kept (valid bit). */
   uint32_t kept = 0;
+  uint32_t t = 0;
   for (uint32_t i = 0; i < old->count; ++i) {
-    if (bitmap_test(old->valid, i) &&
-        among(tps, tp_count, old->ranges[i].lo / ltc->entries_per_tp)) {
+    if (in_tps(ltc, tps, tp_count, &t, old->ranges[i].lo) && bitmap_test(old->valid, i)) {
       clear_valid(ltc, old, i, true);
     }
     if (bitmap_test(old->valid, i)) {
