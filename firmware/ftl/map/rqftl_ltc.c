@@ -394,8 +394,10 @@ rqrmi_status_t rqftl_ltc_transfer(rqftl_ltc_t *ltc, uint32_t f, uint32_t capacit
   if (count > capacity) {
     return RQRMI_ERR_RANGE_COUNT;
   }
-  memcpy(rqftl_ltc_staged_ranges(ltc, count), ranges, count * sizeof *ranges);
-  memcpy(rqftl_ltc_staged_vpns(ltc, count), vpns, count * sizeof *vpns);
+  if (count > 0) { /* an empty transfer may pass no arrays; memcpy from NULL is undefined */
+    memcpy(rqftl_ltc_staged_ranges(ltc, count), ranges, count * sizeof *ranges);
+    memcpy(rqftl_ltc_staged_vpns(ltc, count), vpns, count * sizeof *vpns);
+  }
   rqrmi_status_t status = rqftl_ltc_transfer_begin(ltc, f, count, tps, tp_count);
   if (status != RQRMI_OK) {
     return status;
