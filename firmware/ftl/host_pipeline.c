@@ -43,6 +43,8 @@ typedef struct page_request {
   uint32_t hint;        /* a VPN the scheme found after a misprediction, to read next, or NONE */
   bool hint_predicted;  /* the hint is one more guess, to verify like a prediction */
   uint32_t wrong_vpn;   /* the last wrong prediction, or NONE */
+  uint32_t sequence;    /* dispatch order, for the write buffer's queue */
+  bool buffer_waiting;  /* queued for a write-buffer slot since it first found none */
 } page_request_t;
 
 typedef struct command {
@@ -88,6 +90,8 @@ static struct {
   uint32_t *free_requests;
   uint32_t request_count;
   uint32_t free_request_count;
+  uint32_t next_sequence;  /* dispatch order of the next page request */
+  uint32_t buffer_waiters; /* write requests queued for a buffer slot (waiting or woken) */
   hash_table_t lpn_tail; /* LPN -> the last request queued on it */
 
   uint8_t *read_slots; /* read_slot_count pages (ftl.read_slots) */
@@ -347,17 +351,41 @@ static void start_read(page_request_t *request) {
   translate(request);
 }
 
+static bool dispatched_before(const task_t *first, const task_t *second) {
+  const page_request_t *a = LIST_ENTRY(first, page_request_t, task);
+  const page_request_t *b = LIST_ENTRY(second, page_request_t, task);
+  return (int32_t)(a->sequence - b->sequence) < 0;
+}
+
+/* Write-buffer slots go in dispatch order: a page never takes a slot while an earlier one waits
+ * for one, and a woken waiter that finds none again keeps its place. Otherwise a slot freed for
+ * the head of the queue goes to a page dispatched since, the head goes to the back, and the
+ * pages of concurrent commands enter the buffer interleaved (and are programmed so). */
+static void wait_for_buffer(page_request_t *request) {
+  if (!request->buffer_waiting) {
+    request->buffer_waiting = true;
+    ++pipeline.buffer_waiters;
+  }
+  task_wait_ordered(TASK_WAIT_BUFFER, &request->task, dispatched_before);
+}
+
 static void start_write(page_request_t *request) {
-  if (pipeline.flushing) {
-    task_wait(TASK_WAIT_BUFFER, &request->task);
+  if (pipeline.flushing || (!request->buffer_waiting && pipeline.buffer_waiters != 0)) {
+    wait_for_buffer(request);
     return;
   }
   bool absorbed;
   uint32_t slot = wb_write(&ftl_core.wb, request->lpn, pipeline.commands[request->cmd_id].pages,
                            request->partial ? WB_ENTRY_PARTIAL : 0u, &absorbed);
   if (slot == WB_NONE) {
-    task_wait(TASK_WAIT_BUFFER, &request->task);
+    wait_for_buffer(request);
     return;
+  }
+  if (request->buffer_waiting) {
+    request->buffer_waiting = false;
+    if (--pipeline.buffer_waiters != 0) {
+      task_wake(TASK_WAIT_BUFFER, 1); /* a slot freed with none waiting woke nobody: try it */
+    }
   }
   request->slot = slot;
   if (!request->partial) {
@@ -468,6 +496,8 @@ void host_pipeline_dispatch(void) {
     request->hint = NONE;
     request->hint_predicted = false;
     request->wrong_vpn = NONE;
+    request->sequence = pipeline.next_sequence++;
+    request->buffer_waiting = false;
     task_map_update_start(&request->update, &request->task, request->lpn, MAP_OLD_UNKNOWN);
     request->update.waiter.request = &command->request;
     if (request->kind == PR_READ) {
@@ -605,6 +635,8 @@ bool host_pipeline_init(const hic_geometry_t *host, arena_t *arena) {
   list_init(&pipeline.dispatch_queue);
   list_init(&pipeline.flush_queue);
   pipeline.flushing = false;
+  pipeline.next_sequence = 0;
+  pipeline.buffer_waiters = 0;
   for (uint32_t i = 0; i < pipeline.request_count; ++i) {
     pipeline.requests[i].task.run = run_request;
     pipeline.requests[i].update.waiter.resume = resume_request;

@@ -25,6 +25,16 @@ void task_wait(task_wait_t queue, task_t *task) {
   list_push_back(&tasks.waiting[queue], &task->link);
 }
 
+void task_wait_ordered(task_wait_t queue, task_t *task,
+                       bool (*before)(const task_t *first, const task_t *second)) {
+  list_node_t *head = &tasks.waiting[queue];
+  list_node_t *at = head->prev;
+  while (at != head && !before(LIST_ENTRY(at, task_t, link), task)) {
+    at = at->prev;
+  }
+  list_insert_between(&task->link, at, at->next);
+}
+
 void task_wake(task_wait_t queue, uint32_t count) {
   while (count-- != 0 && !list_empty(&tasks.waiting[queue])) {
     list_push_back(&tasks.ready, list_pop_front(&tasks.waiting[queue]));

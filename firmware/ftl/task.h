@@ -35,6 +35,10 @@ void task_init(void);
 void task_schedule(task_t *task);
 
 void task_wait(task_wait_t queue, task_t *task);
+/* Waits in `queue` after the last waiter `before` says goes ahead of `task` (searched from the
+ * back, so a newest waiter costs one comparison). */
+void task_wait_ordered(task_wait_t queue, task_t *task,
+                       bool (*before)(const task_t *first, const task_t *second));
 
 /* Makes up to `count` waiters of `queue` ready, oldest first. */
 void task_wake(task_wait_t queue, uint32_t count);
