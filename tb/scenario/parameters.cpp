@@ -602,8 +602,18 @@ std::vector<Parameter> build_record_registry() {
                      "size of that region (0 = to the device end)", nullptr)),
       in_record(SSDVP_STREAM_FIELD(workset_bytes),
                 size(stream("workset"), 0, kUnlimited,
-                     "workset: bytes of the region the stream addresses, whole chunks of the "
-                     "largest request chosen at random",
+                     "workset: bytes of the region the stream addresses, whole chunks chosen at "
+                     "random",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(workset_chunk_bytes),
+                size(stream("workset_chunk"), 0, kUnlimited,
+                     "workset: bytes of a chunk, a multiple of align of at least the largest "
+                     "request (0 = the largest request rounded up to align)",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(workset_fill),
+                flag(stream("workset_fill"),
+                     "workset: write the chunks whole, one after another in the order chosen, "
+                     "each from its start (writes only, sizes dividing the chunk)",
                      nullptr)),
       in_record(SSDVP_STREAM_FIELD(workset_seed),
                 count(stream("workset_seed"), "", 0, kU32Max,

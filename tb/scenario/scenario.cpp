@@ -172,7 +172,7 @@ const std::set<std::string>& synthetic_stream_keys() {
       "hot_space_fraction", "hot_access_fraction", "db_initial_size", "db_final_size",
       "insert_fraction", "hot_window", "hot_rewrites", "frozen_fraction", "offset",
       "working_set", "align", "profile", "footprint_scale", "read_hot_share", "write_hot_share",
-      "write_runs", "read_sizes", "workset", "workset_seed"};
+      "write_runs", "read_sizes", "workset", "workset_seed", "workset_chunk", "workset_fill"};
   return keys;
 }
 const std::set<std::string>& trace_stream_keys() {

@@ -305,19 +305,57 @@ void SyntheticGenerator::make_profile(const StreamConfig& stream, uint64_t max_s
 }
 
 void SyntheticGenerator::make_workset(const StreamConfig& stream, uint64_t max_size) {
-  chunk_bytes_ = (max_size + align_ - 1) / align_ * align_;
+  const uint64_t largest = (max_size + align_ - 1) / align_ * align_;
+  chunk_bytes_ = stream.workset_chunk_bytes == 0 ? largest : stream.workset_chunk_bytes;
+  if (chunk_bytes_ % align_ != 0 || chunk_bytes_ < largest) {
+    fail_field(stream, "workset_chunk",
+               fmt::format("{} bytes is not a multiple of align ({} bytes) of at least the "
+                           "largest request ({} bytes rounded up to align)",
+                           chunk_bytes_, align_, largest));
+  }
   const uint64_t working_set = region_end_ - region_start_;
   const uint64_t chunks = working_set / chunk_bytes_;
   workset_chunks_ = stream.workset_bytes / chunk_bytes_;
   if (workset_chunks_ == 0 || workset_chunks_ > chunks) {
     fail_field(stream, "workset",
-               fmt::format("{} bytes is not 1 to the {} chunks of {} bytes (the largest request "
-                           "rounded up to align) the region (offset, working_set: {} bytes) "
-                           "holds",
+               fmt::format("{} bytes is not 1 to the {} chunks of {} bytes (workset_chunk, or "
+                           "the largest request rounded up to align) the region (offset, "
+                           "working_set: {} bytes) holds",
                            stream.workset_bytes, chunks, chunk_bytes_, working_set));
+  }
+  workset_fill_ = stream.workset_fill;
+  if (workset_fill_) {
+    if (read_fraction_ != 0.0 || trim_fraction_ != 0.0) {
+      fail_field(stream, "workset_fill",
+                 fmt::format("a fill only writes; read_fraction {} and trim_fraction {} must "
+                             "be 0",
+                             read_fraction_, trim_fraction_));
+    }
+    if (stream.sizes.size() != 1 || chunk_bytes_ % stream.sizes.front().first != 0) {
+      fail_field(stream, "workset_fill",
+                 fmt::format("a fill writes its chunks of {} bytes whole in requests of one size "
+                             "that divides them; sizes has {} sizes, the first {} bytes",
+                             chunk_bytes_, stream.sizes.size(), stream.sizes.front().first));
+    }
+    for (const auto& [writes, weight] : stream.write_runs) {
+      if (writes > 1) {
+        fail_field(stream, "workset_fill", "a fill is one run already; write_runs must be {1: 1}");
+      }
+    }
   }
   scatter_.emplace(chunks, scatter_seed_of(stream.workset_seed));
   run_end_ = region_start_ + chunks * chunk_bytes_;
+}
+
+uint64_t SyntheticGenerator::fill_start(uint64_t size_bytes) {
+  if (fill_offset_ == chunk_bytes_) {  // the one size divides the chunk: it is whole
+    fill_offset_ = 0;
+    fill_index_ = (fill_index_ + 1) % workset_chunks_;
+  }
+  const uint64_t start = region_start_ + scatter_->position(fill_index_) * chunk_bytes_ +
+                         fill_offset_;
+  fill_offset_ += size_bytes;
+  return start;
 }
 
 uint64_t SyntheticGenerator::chunk_start(uint64_t chunk, uint64_t size_bytes) {
@@ -378,6 +416,7 @@ uint64_t SyntheticGenerator::draw_start(uint64_t size_bytes, HostOp op) {
       break;
     case Pattern::kProfile: return profile_start(size_bytes, op);
     case Pattern::kWorkset:
+      if (workset_fill_) return fill_start(size_bytes);
       return chunk_start(scatter_->position(rng_.below(workset_chunks_)), size_bytes);
   }
   return region_start_ + slot * align_;

@@ -90,6 +90,8 @@ class SyntheticGenerator : public RequestSource {
   void make_workset(const StreamConfig& stream, uint64_t max_size);
   // The start of a request of `size_bytes` inside a chunk (profile and workset streams).
   uint64_t chunk_start(uint64_t chunk, uint64_t size_bytes);
+  // The next write of a workset fill: the rest of the current chunk, in order.
+  uint64_t fill_start(uint64_t size_bytes);
   uint64_t profile_start(uint64_t size_bytes, HostOp op);
 
   Pattern pattern_ = Pattern::kRandom;
@@ -116,6 +118,9 @@ class SyntheticGenerator : public RequestSource {
   std::optional<ProfileAccess> profile_;
   uint64_t chunk_bytes_ = 0;
   uint64_t workset_chunks_ = 0;
+  bool workset_fill_ = false;
+  uint64_t fill_index_ = 0;   // the workset chunk a fill writes (workset_fill)
+  uint64_t fill_offset_ = 0;  // where its next write starts in it
 };
 
 }  // namespace ssdvp::host

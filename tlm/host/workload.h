@@ -49,12 +49,16 @@ struct StreamConfig {
   // where the previous write ended. Reads and trims are placed by the pattern and leave the run
   // alone. The default, runs of one write, is every write placed by the pattern.
   std::vector<std::pair<uint64_t, double>> write_runs = {{1, 1.0}};  // writes per run -> weight
-  // workset (RQFTL's synthetic stress, its section 7.3): the region is cut into chunks of the
-  // largest request; workset_bytes of them, chosen at random, are all the stream addresses,
-  // uniformly. The choice follows workset_seed alone, so that streams of several phases with the
-  // same region, chunk and workset address the same chunks.
+  // workset (RQFTL's synthetic stress, its section 7.3): the region is cut into chunks of
+  // workset_chunk bytes (0 = the largest request); workset_bytes of them, chosen at random, are
+  // all the stream addresses, uniformly. The choice follows workset_seed alone, so that streams
+  // of several phases with the same region, chunk and workset address the same chunks.
+  // workset_fill writes the chunks whole instead, one after another in the order chosen, each
+  // from its start (an app's installation: files written whole, scattered over the span).
   uint64_t workset_bytes = 0;
+  uint64_t workset_chunk_bytes = 0;
   uint32_t workset_seed = 1;
+  bool workset_fill = false;
   // oltp (tlm/host/synthetic_oltp.h): a database growing from db_initial to db_final bytes.
   uint64_t db_initial_bytes = 0;     // 0 = a tenth of db_final_bytes
   uint64_t db_final_bytes = 0;       // 0 = the whole region

@@ -165,6 +165,76 @@ TEST(SyntheticGenerator, TheWorksetFollowsItsOwnSeedNotTheStreams) {
   EXPECT_NE(chunks_of(stream, 1), first);
 }
 
+// workset_chunk: chunks of 1 MiB while the requests are 4 and 64 KiB; every request lies in one
+// of the 8 chosen chunks, at an offset that is a multiple of its size.
+TEST(SyntheticGenerator, WorksetChunksMayBeLargerThanTheRequests) {
+  StreamConfig stream = stream_of("workset");
+  stream.working_set_bytes = 64 * kMiB;
+  stream.workset_bytes = 8 * kMiB;
+  stream.workset_chunk_bytes = 1 * kMiB;
+  stream.sizes = {{64 * kKiB, 1.0}};
+  stream.read_sizes = {{4 * kKiB, 1.0}};
+  stream.read_fraction = 0.5;
+  const SyntheticGenerator generator(stream, kDeviceSectors, kSector, kSeed);
+  ASSERT_EQ(generator.workset_chunks(), 8u);
+  EXPECT_EQ(generator.chunk_bytes(), 1 * kMiB);
+  std::set<uint64_t> chosen;
+  for (uint64_t i = 0; i < 8; ++i) chosen.insert(generator.workset_chunk(i));
+  std::set<uint64_t> offsets;  // 64 KiB write offsets seen inside a chunk
+  for (const HostRequest& request : draw(stream, 20'000)) {
+    const uint64_t chunk = start_byte(request) / kMiB;
+    ASSERT_TRUE(chosen.count(chunk)) << "chunk " << chunk << " is not in the workset";
+    ASSERT_LE(end_byte(request), (chunk + 1) * kMiB) << "inside its chunk";
+    ASSERT_EQ(start_byte(request) % byte_count(request), 0u) << "aligned to its size";
+    if (request.op == HostOp::kWrite) offsets.insert(start_byte(request) % kMiB);
+  }
+  EXPECT_EQ(offsets.size(), 16u) << "every 64 KiB slot of a chunk is written";
+}
+
+// workset_fill writes the workset's chunks whole, in the workset's order, each from its start:
+// the first workset bytes of requests write every chunk exactly once, and then it starts over.
+TEST(SyntheticGenerator, AWorksetFillWritesEachChunkWholeInOrder) {
+  StreamConfig stream = stream_of("workset");
+  stream.working_set_bytes = 64 * kMiB;
+  stream.workset_bytes = 4 * kMiB;
+  stream.workset_chunk_bytes = 512 * kKiB;
+  stream.workset_fill = true;
+  stream.read_fraction = 0.0;
+  stream.sizes = {{128 * kKiB, 1.0}};
+  const SyntheticGenerator generator(stream, kDeviceSectors, kSector, kSeed);
+  ASSERT_EQ(generator.workset_chunks(), 8u);
+  uint64_t chunk = 0;
+  uint64_t expected_start = generator.workset_chunk(0) * 512 * kKiB;
+  uint64_t bytes = 0;
+  for (const HostRequest& request : draw(stream, 100)) {
+    ASSERT_EQ(request.op, HostOp::kWrite);
+    if (start_byte(request) != expected_start) {  // the chunk is done: the next one begins
+      ASSERT_EQ(expected_start % (512 * kKiB), 0u) << "the previous chunk was written whole";
+      chunk = (chunk + 1) % 8;
+      expected_start = generator.workset_chunk(chunk) * 512 * kKiB;
+      ASSERT_EQ(start_byte(request), expected_start) << "chunk " << chunk << " from its start";
+    }
+    expected_start = end_byte(request);
+    bytes += byte_count(request);
+  }
+  EXPECT_GT(bytes, 8 * kMiB) << "went round the workset more than once";
+
+  stream.read_fraction = 0.1;
+  EXPECT_NE(error_of(stream).find("workset_fill: a fill only writes"), std::string::npos)
+      << error_of(stream);
+  stream.read_fraction = 0.0;
+  stream.sizes = {{96 * kKiB, 1.0}};
+  EXPECT_NE(error_of(stream).find("in requests of one size that divides them"), std::string::npos)
+      << error_of(stream);
+  stream.sizes = {{128 * kKiB, 1.0}, {32 * kKiB, 1.0}};
+  EXPECT_NE(error_of(stream).find("sizes has 2 sizes"), std::string::npos) << error_of(stream);
+  stream.sizes = {{128 * kKiB, 1.0}};
+  stream.workset_chunk_bytes = 64 * kKiB;
+  EXPECT_NE(error_of(stream).find("workset_chunk: 65536 bytes is not a multiple of align"),
+            std::string::npos)
+      << error_of(stream);
+}
+
 TEST(SyntheticGenerator, AWorksetOfNoChunkOrMoreThanTheRegionIsRefused) {
   StreamConfig stream = stream_of("workset");
   stream.working_set_bytes = 4 * kMiB;
