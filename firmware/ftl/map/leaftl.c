@@ -25,6 +25,11 @@
  * Memory: per group a 16-byte record; its segments (8 bytes), their levels (1 byte) and its CRB
  * in one extent of a pool that slides its extents down when its top is reached. The batch, the
  * program tails and the learning scratch are fixed. All of it comes from the map budget.
+ * With index_overhead, the budget is counted as RQFTL's section 3.4.1 counts LeaFTL: each
+ * extent also holds an AVL node of 5 bytes per segment it has room for and its group's share of
+ * a hash-table entry of 5 bytes at load factor 0.5 per cached translation page (10 bytes per
+ * TP, in whole bytes per group); the group records, which stand for that hash table and the
+ * trees' roots, then come from the arena outside the budget.
  *
  * When the pool cannot take a group's growth, every group compacts if a quarter of the segments
  * held came since the last compaction; otherwise whole groups leave it, chosen by CLOCK (the
@@ -56,6 +61,10 @@
                                         or more; a lookup searches at least one) */
 #define LEAFTL_EXTENT_HEADER_WORDS 2u /* owner group, size in words */
 #define LEAFTL_GROW_MIN 4u           /* segments added to a full extent at least */
+/* RQFTL section 3.4.1: an AVL node (two 2-byte links, a balance byte) per segment and a hash
+ * entry (3-byte TP number, 2-byte SRAM location) per cached TP at load factor 0.5. */
+#define LEAFTL_AVL_NODE_BYTES 5u
+#define LEAFTL_HASH_BYTES_PER_TP 10u
 /* SFTL's table in the paper's accounting: per 1024-LPN frame holding a mapping a 256 B bitmap
  * and a 4 B pointer, and 4 B per run head (consecutive LPNs on consecutive VPNs). */
 #define SFTL_FRAME_LPNS 1024u
@@ -97,6 +106,8 @@ typedef struct leaftl_stats {
   uint64_t groups_used;
   uint64_t bytes_paper;          /* 8 B a segment (5 B a single point) + 4 B a group */
   uint64_t bytes_ours;           /* records, live extents, batch, tails, scratch */
+  uint64_t bytes_index;          /* index_overhead: AVL nodes of the segments and hash entries
+                                    of the groups in the pool (in the extents, so in bytes_ours) */
   uint64_t bytes_dftl;           /* 8 B per mapped LPN, as DFTL's table would take */
   uint64_t bytes_sftl;           /* SFTL's, with account_sftl */
   uint64_t sftl_run_heads;
@@ -157,6 +168,8 @@ static struct {
   program_tail_t tails[LEAFTL_TAILS];
   uint32_t tail_clock;
   uint32_t fixed_bytes; /* records, batch, tails, scratch: what is not the pool */
+  uint32_t avl_node_bytes; /* index_overhead: an extent's bytes per segment slot, else 0 */
+  uint32_t hash_bytes;     /* index_overhead: an extent's share of its TP's hash entry, else 0 */
   uint32_t updates_since_compaction;
   uint32_t segments_since_compaction; /* segments inserted since the last compaction */
   uint32_t unaccounted; /* the group whose share of the gauges is out while it learns */
@@ -173,7 +186,8 @@ static struct {
 static uint32_t words_of(uint32_t bytes) { return (bytes + 3u) / 4u; }
 
 static uint32_t extent_words(uint32_t capacity, uint32_t crb_capacity) {
-  return LEAFTL_EXTENT_HEADER_WORDS + 2u * capacity + words_of(capacity) + words_of(crb_capacity);
+  return LEAFTL_EXTENT_HEADER_WORDS + 2u * capacity + words_of(capacity) + words_of(crb_capacity) +
+         words_of(lea.avl_node_bytes * capacity + lea.hash_bytes);
 }
 
 /* Moves the live extents to the pool's bottom, in order. */
@@ -389,6 +403,8 @@ static uint32_t account(const leaftl_group_t *group, int32_t sign) {
 
 static void refresh_gauges(void) {
   lea.stats.bytes_ours = lea.fixed_bytes + 4ull * lea.pool_live;
+  lea.stats.bytes_index =
+      lea.avl_node_bytes * lea.stats.segments + lea.hash_bytes * lea.stats.groups_used;
   uint64_t away = lea.stats.groups_on_flash * lea.group_lpns;
   lea.counters.translatable_lpns = away < lea.env.lpn_count ? lea.env.lpn_count - (uint32_t)away : 0;
   lea.stats.bytes_dftl = 8u * lea.stats.mapped_lpns;
@@ -1046,6 +1062,7 @@ static void register_metrics(void) {
   metrics_gauge("leaftl.groups_used", &s->groups_used);
   metrics_gauge("leaftl.bytes_paper", &s->bytes_paper);
   metrics_gauge("leaftl.bytes_ours", &s->bytes_ours);
+  metrics_gauge("leaftl.bytes_index", &s->bytes_index);
   metrics_gauge("leaftl.bytes_dftl", &s->bytes_dftl);
   if (lea.frame_mapped != 0) {
     metrics_gauge("leaftl.bytes_sftl", &s->bytes_sftl);
@@ -1096,7 +1113,15 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
                           ? 2u
                           : scheme_pow2_floor(lea.batch_capacity);
   scheme_budget_t budget = {arena, budget_bytes, 0};
-  lea.groups = scheme_alloc(&budget, "map.leaftl.groups", lea.group_count * sizeof(group_record_t));
+  if (boot->ftl_leaftl_index_overhead != 0) {
+    lea.avl_node_bytes = LEAFTL_AVL_NODE_BYTES;
+    uint32_t groups_per_tp = env->entries_per_tp / lea.group_lpns;
+    lea.hash_bytes = (LEAFTL_HASH_BYTES_PER_TP + groups_per_tp - 1u) / groups_per_tp;
+    lea.groups = arena_alloc(arena, "map.leaftl.groups", lea.group_count * sizeof(group_record_t));
+  } else {
+    lea.groups =
+        scheme_alloc(&budget, "map.leaftl.groups", lea.group_count * sizeof(group_record_t));
+  }
   lea.batch_lpns = scheme_alloc(&budget, "map.leaftl.batch_lpns", lea.batch_capacity * 4u);
   lea.batch_vpns = scheme_alloc(&budget, "map.leaftl.batch_vpns", lea.batch_capacity * 4u);
   lea.batch_next = scheme_alloc(&budget, "map.leaftl.batch_next", lea.batch_capacity * 4u);

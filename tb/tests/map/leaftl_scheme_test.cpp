@@ -387,6 +387,38 @@ TEST(LeaftlScheme, GroupsLeaveASmallBudgetAndComeBackFromTheirTranslationPages) 
   EXPECT_EQ(c.translatable_lpns, 65536u - 256u * h.gauge("leaftl.groups_on_flash"));
 }
 
+// index_overhead counts the budget as RQFTL's section 3.4.1 counts LeaFTL: the group records
+// leave it, and each extent holds 5 bytes of AVL node per segment slot and its group's share of
+// a 10-byte hash entry per TP (4 groups of 256 LPNs a 1024-LPN TP: 3 bytes). In the same budget
+// beyond the fixed part, more groups must leave, and every LPN still translates right.
+TEST(LeaftlScheme, IndexOverheadCountsAvlNodesAndHashEntriesInTheBudget) {
+  const uint64_t fixed = fixed_bytes(0, 65536, 256);
+  Leaftl plain(0, 65536, 1u << 20, 256);
+  ASSERT_TRUE(plain.init(static_cast<uint32_t>(fixed) + 12 * 1024));
+  run(plain, 21, 300, 8);
+  if (HasFailure()) return;
+  const uint64_t plain_evicted = plain.gauge("leaftl.groups_evicted");
+  EXPECT_EQ(plain.gauge("leaftl.bytes_index"), 0u);
+
+  Leaftl counted(0, 65536, 1u << 20, 256);
+  counted.boot_.ftl_leaftl_index_overhead = 1;
+  ASSERT_TRUE(counted.init(1u << 20));
+  const uint64_t counted_fixed = counted.gauge("leaftl.bytes_ours");
+  EXPECT_EQ(counted_fixed, fixed - 256 * 16) << "the 256 group records leave the budget";
+
+  Leaftl h(0, 65536, 1u << 20, 256);
+  h.boot_.ftl_leaftl_index_overhead = 1;
+  ASSERT_TRUE(h.init(static_cast<uint32_t>(counted_fixed) + 12 * 1024));
+  run(h, 21, 300, 8);
+  if (HasFailure()) return;
+  EXPECT_EQ(h.flash_.fault, "");
+  EXPECT_EQ(h.gauge("leaftl.bytes_index"),
+            5 * h.gauge("leaftl.segments") + 3 * h.gauge("leaftl.groups_used"));
+  EXPECT_GT(h.gauge("leaftl.bytes_index"), 0u);
+  EXPECT_GT(h.gauge("leaftl.groups_evicted"), plain_evicted) << "the overheads fill the budget";
+  EXPECT_LE(h.gauge("leaftl.bytes_ours"), counted_fixed + 12 * 1024);
+}
+
 // Above gamma 0, a group whose approximate segments hold mappings its TP lacks cannot leave (its
 // exact VPNs are known only within gamma): a budget they fill stops the firmware with a message
 // naming the budget and gamma.
