@@ -66,7 +66,6 @@ many were kept (their time is from when they ran).
 import argparse
 import json
 import math
-import re
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -514,19 +513,7 @@ def latency_of(run):
             "host_read_pages": lookup(measured, "host_read_pages")}
 
 
-BOOT_BANNER = re.compile(r"ftl: \d+ LPNs, ")  # the firmware's memory line at every boot
-
-
-def failure_reason(directory, error):
-    """Why a run failed: the firmware's and ssdsim's own lines from its log (ssdsim.log), else
-    the error's first line."""
-    log = Path(directory) / "ssdsim.log"
-    if log.exists():
-        lines = [line.strip() for line in log.read_text(errors="replace").splitlines()
-                 if line.startswith(("ftl:", "ssdsim:")) and not BOOT_BANNER.match(line)]
-        if lines:
-            return "; ".join(dict.fromkeys(lines))
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
+failure_reason = ssdvp_results.failure_reason
 
 
 def fig16b_ratios(results, key="latency_us"):
@@ -888,14 +875,7 @@ def fig16b_markdown(fig16b):
     return lines + [""]
 
 
-def parse_list(text, allowed, what, parser):
-    """Comma-separated names, each one of `allowed` (case-insensitive), in the given order."""
-    known = {str(a).lower(): a for a in allowed}
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    for n in names:
-        if n.lower() not in known:
-            parser.error(f"unknown {what} '{n}'; allowed: {', '.join(map(str, allowed))}")
-    return [known[n.lower()] for n in names]
+parse_list = ssdvp_results.parse_list
 
 
 def scale_block(profiles, scale, quick, memory_bytes=None, traces=None):

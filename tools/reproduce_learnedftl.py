@@ -91,7 +91,6 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -366,52 +365,10 @@ def figures_of(run, point):
     return found
 
 
-def failed_record(out, point, error):
-    directory = out / "runs" / point["name"]
-    log = directory / "ssdsim.log"
-    return {"scheme": point["scheme"], "kind": point["kind"], "name": point["name"],
-            "failed": True, "error": failure_reason(directory, error),
-            "log": str(log) if log.exists() else None}
-
-
-def failure_reason(directory, error):
-    """Why a run failed: the firmware's and ssdsim's own lines from its log, else the error's
-    first line."""
-    log = Path(directory) / "ssdsim.log"
-    if log.exists():
-        lines = [line.strip() for line in log.read_text(errors="replace").splitlines()
-                 if line.startswith(("ftl:", "ssdsim:", "error")) and " LPNs, " not in line]
-        if lines:
-            return "; ".join(dict.fromkeys(lines))
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
-
-
 def run_all(args, out, todo):
     """Runs every point, args.jobs at a time; a failed run is a record with its log. Answers
     the records (in todo's order) and {"runs": name -> wall seconds, "reused": kept runs}."""
-    records, runs, reused = {}, {}, 0
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {}
-        for point in todo:
-            if args.resume and ssdvp_results.finished_run(out, point) is not None:
-                reused += 1
-            futures[pool.submit(ssdvp_results.run_point, args.ssdsim, out, point,
-                                args.resume)] = point
-        for done, future in enumerate(as_completed(futures), 1):
-            point = futures[future]
-            try:
-                _, directory, seconds = future.result()
-                record = figures_of(ssdvp_results.load_run(directory), point)
-                record["wall_seconds"] = round(seconds, 1)
-                runs[point["name"]] = seconds
-                print(f"{point['name']}: done in {seconds:.0f} s ({done}/{len(todo)})",
-                      flush=True)
-            except Exception as error:  # noqa: BLE001 (recorded and reported)
-                record = failed_record(out, point, error)
-                print(f"{point['name']}: FAILED: {record['error']} ({done}/{len(todo)})",
-                      flush=True)
-            records[point["name"]] = record
-    return [records[p["name"]] for p in todo], {"runs": runs, "reused": reused}
+    return ssdvp_results.run_points(args.ssdsim, out, todo, args.jobs, args.resume, figures_of)
 
 
 # ---- aggregation and the claims -------------------------------------------------------------
@@ -778,13 +735,7 @@ def scale_block(settings):
     }
 
 
-def parse_list(text, allowed, what, parser):
-    known = {str(a).lower(): a for a in allowed}
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    for n in names:
-        if n.lower() not in known:
-            parser.error(f"unknown {what} '{n}'; allowed: {', '.join(map(str, allowed))}")
-    return [known[n.lower()] for n in names]
+parse_list = ssdvp_results.parse_list
 
 
 def main(argv=None):

@@ -402,14 +402,7 @@ def markdown(summary):
     return "\n".join(lines) + "\n"
 
 
-def parse_list(text, allowed, what, parser):
-    """Comma-separated names, each one of `allowed` (case-insensitive), in the given order."""
-    known = {a.lower(): a for a in allowed}
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    for n in names:
-        if n.lower() not in known:
-            parser.error(f"unknown {what} '{n}'; allowed: {', '.join(allowed)}")
-    return [known[n.lower()] for n in names]
+parse_list = ssdvp_results.parse_list
 
 
 def main(argv=None):

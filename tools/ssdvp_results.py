@@ -265,6 +265,73 @@ def run_point(ssdsim: str | Path, out: Path, point: dict[str, Any],
     return point, directory, run_ssdsim(ssdsim, config, directory, point["name"])
 
 
+_BOOT_BANNER = re.compile(r"ftl: \d+ LPNs, ")  # the firmware's memory line at every boot
+
+
+def failure_reason(directory: str | Path, error: BaseException) -> str:
+    """Why a run failed: the firmware's and ssdsim's own lines from its log (ssdsim.log), else
+    the error's first line."""
+    log = Path(directory) / "ssdsim.log"
+    if log.exists():
+        lines = [line.strip() for line in log.read_text(errors="replace").splitlines()
+                 if line.startswith(("ftl:", "ssdsim:")) and not _BOOT_BANNER.match(line)]
+        if lines:
+            return "; ".join(dict.fromkeys(lines))
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def failed_record(out: Path, point: dict[str, Any], error: BaseException) -> dict[str, Any]:
+    """A failed point's record: its own keys (not its scenario), "failed", why and its log."""
+    directory = out / "runs" / point["name"]
+    log = directory / "ssdsim.log"
+    return {**{k: v for k, v in point.items() if k != "scenario"}, "failed": True,
+            "error": failure_reason(directory, error),
+            "log": str(log) if log.exists() else None}
+
+
+def run_points(ssdsim: str | Path, out: Path, todo: Sequence[dict[str, Any]], jobs: int,
+               resume: bool, figures: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Runs the points `jobs` at a time (run_point); a finished run's record is
+    figures(load_run(directory), point) with its "wall_seconds"; a run that fails, or whose
+    figures raise, is a failed_record, and the rest go on. Answers the records in todo's order
+    and {"runs": name -> wall seconds, "reused": runs --resume kept}."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+    records, runs, reused = {}, {}, 0
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {}
+        for point in todo:
+            if resume and finished_run(out, point) is not None:
+                reused += 1
+            futures[pool.submit(run_point, ssdsim, out, point, resume)] = point
+        for done, future in enumerate(as_completed(futures), 1):
+            point = futures[future]
+            try:
+                _, directory, seconds = future.result()
+                record = figures(load_run(directory), point)
+                record["wall_seconds"] = round(seconds, 1)
+                runs[point["name"]] = seconds
+                print(f"{point['name']}: done in {seconds:.0f} s ({done}/{len(todo)})",
+                      flush=True)
+            except Exception as error:  # noqa: BLE001 (recorded and reported)
+                record = failed_record(out, point, error)
+                print(f"{point['name']}: FAILED: {record['error']} ({done}/{len(todo)})",
+                      flush=True)
+            records[point["name"]] = record
+    return [records[p["name"]] for p in todo], {"runs": runs, "reused": reused}
+
+
+def parse_list(text: str, allowed: Sequence[Any], what: str, parser: argparse.ArgumentParser
+               ) -> list[Any]:
+    """Comma-separated names, each one of `allowed` (case-insensitive), in the given order; a
+    name not allowed is a parser error naming the allowed ones."""
+    known = {str(a).lower(): a for a in allowed}
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for n in names:
+        if n.lower() not in known:
+            parser.error(f"unknown {what} '{n}'; allowed: {', '.join(map(str, allowed))}")
+    return [known[n.lower()] for n in names]
+
+
 def mean(values: Iterable[float | None]) -> float | None:
     """The mean of the values present (None ones left out), None when there are none."""
     present = [v for v in values if v is not None]
