@@ -68,6 +68,8 @@ static bool env_page_readable(uint32_t vpn) {
 
 static uint32_t env_cycles(void) { return csr_read(mcycle); }
 
+static void env_zero_time(bool on) { csr_write(CSR_MZEROTIME, on ? 1u : 0u); }
+
 /* On the accelerator (firmware.rqrmi_engine accel), which reloads its one model as the scheme
  * switches between models. */
 static uint32_t env_rqrmi_find(const rqrmi_model_t *model, const rqrmi_range_t *ranges,
@@ -379,6 +381,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.env.cycles = env_cycles;
   ftl.env.fault = env_fault;
   ftl.env.submit_job = worker_submit;
+  ftl.env.zero_time = env_zero_time;
   if (boot->rqrmi_engine == BOOT_RQRMI_ENGINE_ACCEL) {
     ftl.rqrmi_engine.kind = BOOT_RQRMI_ENGINE_ACCEL;
     ftl.env.rqrmi_find = env_rqrmi_find;

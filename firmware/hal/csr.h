@@ -15,24 +15,30 @@
 #define MCAUSE_MACHINE_SOFTWARE 3u
 #define MCAUSE_MACHINE_TIMER 7u
 #define MCAUSE_MACHINE_EXTERNAL 11u
+/* ssdvp's own CSR (tlm/cpu/rv_csr.h): bit 0 set, this hart's cycles pass no simulated time. */
+#define CSR_MZEROTIME 0x7c0
 
-#define csr_read(csr)                                      \
-  ({                                                       \
-    uint32_t csr_value_;                                   \
-    __asm__ volatile("csrr %0, " #csr : "=r"(csr_value_)); \
-    csr_value_;                                            \
+/* The CSR's name, or a macro naming its number (CSR_MZEROTIME), as the assembler takes it. */
+#define CSR_NAME_(csr) #csr
+#define CSR_NAME(csr) CSR_NAME_(csr)
+
+#define csr_read(csr)                                               \
+  ({                                                                \
+    uint32_t csr_value_;                                            \
+    __asm__ volatile("csrr %0, " CSR_NAME(csr) : "=r"(csr_value_)); \
+    csr_value_;                                                     \
   })
 #define csr_write(csr, value) \
-  __asm__ volatile("csrw " #csr ", %0" ::"r"((uint32_t)(value)) : "memory")
+  __asm__ volatile("csrw " CSR_NAME(csr) ", %0" ::"r"((uint32_t)(value)) : "memory")
 #define csr_set(csr, bits) \
-  __asm__ volatile("csrs " #csr ", %0" ::"r"((uint32_t)(bits)) : "memory")
+  __asm__ volatile("csrs " CSR_NAME(csr) ", %0" ::"r"((uint32_t)(bits)) : "memory")
 #define csr_clear(csr, bits) \
-  __asm__ volatile("csrc " #csr ", %0" ::"r"((uint32_t)(bits)) : "memory")
+  __asm__ volatile("csrc " CSR_NAME(csr) ", %0" ::"r"((uint32_t)(bits)) : "memory")
 /* Clears bits and returns the previous value in one instruction. */
 #define csr_read_clear(csr, bits)                   \
   ({                                                \
     uint32_t csr_value_;                            \
-    __asm__ volatile("csrrc %0, " #csr ", %1"       \
+    __asm__ volatile("csrrc %0, " CSR_NAME(csr) ", %1" \
                      : "=r"(csr_value_)             \
                      : "r"((uint32_t)(bits))        \
                      : "memory");                   \

@@ -61,7 +61,7 @@ void Hart::set_interrupt(uint32_t bit, bool level) {
 }
 
 uint64_t Hart::current_ps() const {
-  return anchor_ps_ + clock_.cycles_to_ps(core_->cycles() - anchor_cycles_);
+  return anchor_ps_ + clock_.cycles_to_ps(core_->timed_cycles() - anchor_cycles_);
 }
 
 sc_core::sc_time Hart::local_offset() const {
@@ -70,7 +70,7 @@ sc_core::sc_time Hart::local_offset() const {
 
 void Hart::reanchor() {
   anchor_ps_ = to_ps(sc_core::sc_time_stamp());
-  anchor_cycles_ = core_->cycles();
+  anchor_cycles_ = core_->timed_cycles();
   quantum_keeper_.reset();
 }
 
@@ -91,7 +91,22 @@ void Hart::run_thread() {
     throw std::runtime_error(fmt::format("hart {}: the global quantum is not set", name()));
   }
   reanchor();
+  // While mzerotime is set no simulated time passes, so nothing else runs: code that waits in
+  // it for another hart or a device would hang the simulation. Such a stretch ends the run.
+  constexpr uint64_t kZeroTimeLimit = uint64_t{1} << 32;  // cycles
+  uint64_t zero_time_entered = 0;
+  bool was_zero_time = false;
   while (!stopped_) {
+    if (core_->in_zero_time() != was_zero_time) {
+      was_zero_time = core_->in_zero_time();
+      zero_time_entered = core_->cycles();
+    } else if (was_zero_time && core_->cycles() - zero_time_entered > kZeroTimeLimit) {
+      log::error(*this, "more than {} cycles in zero time (mzerotime) at pc {:#010x}: code run "
+                 "in zero time must not wait for other harts or devices",
+                 kZeroTimeLimit, core_->pc());
+      stopped_ = true;
+      break;
+    }
     const sc_core::sc_time window = tlm::tlm_global_quantum::instance().compute_local_quantum();
     const sc_core::sc_time offset = local_offset();
     if (offset >= window) {

@@ -1165,6 +1165,10 @@ void Core::set_freg(unsigned index, uint32_t bits) {
 uint64_t Core::cycles() const { return state_->cycle; }
 uint64_t Core::instret() const { return state_->retired; }
 uint64_t Core::sleep_cycles() const { return state_->sleep; }
+uint64_t Core::timed_cycles() const {
+  return state_->cycle - state_->csrs.zero_time_cycles(state_->cycle);
+}
+bool Core::in_zero_time() const { return state_->csrs.in_zero_time(); }
 uint64_t Core::loads() const { return state_->loads; }
 uint64_t Core::stores() const { return state_->stores; }
 bool Core::in_trap() const { return state_->in_trap; }

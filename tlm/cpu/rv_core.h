@@ -74,6 +74,9 @@ class Core {
   uint64_t cycles() const;        // mcycle, including sleep
   uint64_t instret() const;       // minstret
   uint64_t sleep_cycles() const;  // cycles spent in WFI
+  // Cycles that pass simulated time: all of them but those spent with mzerotime set.
+  uint64_t timed_cycles() const;
+  bool in_zero_time() const;
   uint64_t loads() const;
   uint64_t stores() const;
   bool in_trap() const;           // between trap entry and mret

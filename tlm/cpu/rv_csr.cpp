@@ -69,8 +69,14 @@ CsrFile::CsrFile(uint32_t hart_id) : hart_id_(hart_id) {}
 void CsrFile::reset() {
   const uint32_t hart_id = hart_id_;
   const uint32_t mip = mip_;  // pending lines are driven by the platform, not reset by the hart
+  // mzerotime and its accounting survive: the hart's timed cycles must never go back or jump.
+  const bool zero_time = zero_time_;
+  const uint64_t zero_time_since = zero_time_since_, zero_time_cycles = zero_time_cycles_;
   *this = CsrFile(hart_id);
   mip_ = mip;
+  zero_time_ = zero_time;
+  zero_time_since_ = zero_time_since;
+  zero_time_cycles_ = zero_time_cycles;
 }
 
 bool CsrFile::read(uint32_t address, const Counters& now, uint32_t& value) const {
@@ -100,6 +106,7 @@ bool CsrFile::read(uint32_t address, const Counters& now, uint32_t& value) const
     case csr::kMinstreth: case csr::kInstreth: value = high_word(minstret); return true;
     case csr::kMvendorid: case csr::kMarchid: case csr::kMimpid: value = 0; return true;
     case csr::kMhartid: value = hart_id_; return true;
+    case csr::kMzerotime: value = zero_time_ ? 1u : 0u; return true;
   }
   if (zero_csr(address)) {
     value = 0;
@@ -151,6 +158,13 @@ bool CsrFile::write(uint32_t address, uint32_t value, const Counters& now) {
     case csr::kMinstreth:
       instret_offset_ = with_high_word(now.instret + instret_offset_, value) - now.instret;
       return true;
+    case csr::kMzerotime: {  // WARL: bit 0 only
+      const bool on = (value & 1u) != 0;
+      if (on && !zero_time_) zero_time_since_ = now.cycles;
+      if (!on && zero_time_) zero_time_cycles_ += now.cycles - zero_time_since_;
+      zero_time_ = on;
+      return true;
+    }
   }
   return zero_csr(address);  // the read-only ones were refused above
 }

@@ -35,6 +35,10 @@ constexpr uint32_t kMimpid = 0xF13;
 constexpr uint32_t kMhartid = 0xF14;
 constexpr uint32_t kMconfigptr = 0xF15;
 constexpr uint32_t kMstatush = 0x310;
+// ssdvp's own (the custom machine read/write range 0x7C0-0x7FF): bit 0 set, the hart's cycles
+// pass no simulated time (mcycle still counts them). A what-if for experiments that ask what a
+// piece of firmware would do if it took no time, such as RQFTL's zero-time training.
+constexpr uint32_t kMzerotime = 0x7C0;
 // The hardware performance monitor the spec requires to exist, here read-only zero (a legal
 // implementation): mhpmevent3..31, mhpmcounter3..31 and their high halves, and the user views
 // hpmcounter3..31(h).
@@ -92,6 +96,11 @@ class CsrFile {
   // by mstatus.MIE. Priority: MEI > MSI > MTI.
   int interrupt_to_take() const;
   bool pending_and_enabled() const { return (mip_ & mie_) != 0; }
+  // Cycles spent with mzerotime set, up to `cycles_now` (the hart's running total).
+  uint64_t zero_time_cycles(uint64_t cycles_now) const {
+    return zero_time_cycles_ + (zero_time_ ? cycles_now - zero_time_since_ : 0);
+  }
+  bool in_zero_time() const { return zero_time_; }
   // The CSRs firmware reads on its hot paths whose reads need no counters, no FPU check and
   // change nothing (mip, mie, mhartid), so the executor serves `csrr` of them without leaving its
   // loop. False for any other CSR.
@@ -129,6 +138,9 @@ class CsrFile {
   uint32_t mtval_ = 0;
   uint64_t cycle_offset_ = 0;  // mcycle = running cycles + offset (mod 2^64)
   uint64_t instret_offset_ = 0;
+  bool zero_time_ = false;         // mzerotime bit 0
+  uint64_t zero_time_since_ = 0;   // running cycles when it was set
+  uint64_t zero_time_cycles_ = 0;  // cycles of the zero-time spans that ended
 };
 
 }  // namespace ssdvp::cpu

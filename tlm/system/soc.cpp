@@ -755,6 +755,7 @@ void Soc::report(nlohmann::json& out) const {
                      {"instret", core.instret()},
                      {"cycles", core.cycles()},
                      {"sleep_cycles", core.sleep_cycles()},
+                     {"zero_time_cycles", core.cycles() - core.timed_cycles()},
                      {"loads", core.loads()},
                      {"stores", core.stores()},
                      {"bus_transactions", hart->bus_transactions()}});

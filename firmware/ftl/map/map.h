@@ -90,6 +90,9 @@ typedef struct map_env {
    * accelerator, which holds one model, reloads then. NULL: rqrmi_lookup on this hart. */
   uint32_t (*rqrmi_find)(const rqrmi_model_t *model, const rqrmi_range_t *ranges,
                          uint32_t generation, uint32_t key);
+  /* On (true) the calling hart's work passes no simulated time until it is turned off: the
+   * platform's what-if for "this took no time" (mcycle still counts it). NULL on the host. */
+  void (*zero_time)(bool on);
 } map_env_t;
 
 /* Counters every scheme keeps; the FTL adds them to its statistics block. */

@@ -78,6 +78,7 @@ static struct {
   uint32_t next_fraction;   /* where the round robin goes on */
   bool transfer_out;
   bool pending;             /* a line may be unmarked: a transfer may have work */
+  bool zero_time_training;  /* training passes no simulated time (env.zero_time) */
   worker_job_t job;
   uint32_t job_cycles;      /* written by the job: its training's cycles */
   uint32_t *scratch;        /* a TP's entries, or half as many patches */
@@ -279,9 +280,16 @@ static bool begin_transfer(uint32_t f) {
 
 static void train_job(void *argument) {
   (void)argument;
+  bool zero_time = rq.zero_time_training && rq.env.zero_time != 0;
+  if (zero_time) {
+    rq.env.zero_time(true);
+  }
   uint32_t started = now();
   rqftl_ltc_transfer_train(&rq.ltc);
   rq.job_cycles = now() - started;
+  if (zero_time) {
+    rq.env.zero_time(false);
+  }
 }
 
 /* The transfer's model is trained: swap it in (on the serving hart). */
@@ -409,6 +417,7 @@ static bool rqftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
     rqftl_stc_set_cell_limit(&rq.stc, rq.static_stc_cells);
   }
   rq.min_lines = boot->ftl_rqftl_stc_min_lines;
+  rq.zero_time_training = boot->ftl_rqftl_zero_time_training != 0;
   rq.average_weight = boot->ftl_rqftl_average_transfers;
   if (env->rqrmi_find) {
     rq.ltc.finder = engine_find;

@@ -66,6 +66,32 @@ TEST_F(CsrTest, ReadWriteSetClear) {
   EXPECT_EQ(core.reg(s3), 28u);
 }
 
+// mzerotime (0x7C0, ssdvp's own): bit 0 only; the cycles run while it is set count in mcycle but
+// not in timed_cycles(), which the hart turns into simulated time.
+TEST_F(CsrTest, ZeroTimeCyclesCountInMcycleButPassNoTime) {
+  Program p = program();
+  p << csrrwi(zero, csr::kMzerotime, 3)  // bit 0 set (bit 1 is not kept)
+    << csrrs(a1, csr::kMzerotime, zero) << addi(a2, a2, 1) << addi(a2, a2, 1)
+    << addi(a2, a2, 1) << csrrwi(zero, csr::kMzerotime, 0) << csrrs(a3, csr::kMzerotime, zero)
+    << addi(a2, a2, 1);
+  start(p);
+  const uint64_t cycles_before = core.cycles();
+  const uint64_t timed_before = core.timed_cycles();
+  EXPECT_EQ(cycles_before, timed_before) << "no zero time yet";
+  step();
+  EXPECT_TRUE(core.in_zero_time());
+  steps(5);  // the read, three adds and the clearing write
+  EXPECT_FALSE(core.in_zero_time());
+  EXPECT_EQ(core.reg(a1), 1u);
+  const uint64_t zero_span = core.cycles() - core.timed_cycles();
+  EXPECT_GT(zero_span, 3u) << "the read and the three adds took no time";
+  const uint64_t timed_mid = core.timed_cycles();
+  steps(2);
+  EXPECT_EQ(core.reg(a3), 0u);
+  EXPECT_EQ(core.cycles() - core.timed_cycles(), zero_span) << "time passes again";
+  EXPECT_GT(core.timed_cycles(), timed_mid);
+}
+
 TEST_F(CsrTest, ReadOnlyCsrsReadWithX0AndTrapOnWrite) {
   Reservations other_reservations;
   Core hart3(3, bus, other_reservations, InstructionCosts{});
@@ -105,7 +131,7 @@ TEST_F(CsrTest, UnimplementedCsrsAreIllegal) {
       csrrs(a1, 0xC81, zero),  // timeh
       csrrs(a1, 0x302, zero),  // medeleg: no S mode
       csrrs(a1, 0x180, zero),  // satp
-      csrrs(a1, 0x7C0, zero),  // custom
+      csrrs(a1, 0x7C1, zero),  // custom, beyond mzerotime
       csrrw(zero, 0x123, a0),
   };
   for (uint32_t instruction : reads) {
