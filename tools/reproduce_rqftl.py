@@ -599,6 +599,10 @@ def plot(summary, out, runs_dir):
     if fig9 and fig9.get("series"):
         fig, ax = plt.subplots(figsize=(7, 4))
         ax.plot([t for t, _ in fig9["series"]], [m for _, m in fig9["series"]])
+        if fig9.get("execute_from_s") is not None:
+            ax.axvline(fig9["execute_from_s"], color="grey", linestyle=":",
+                       label="installation | execution")
+            ax.legend(fontsize=8)
         ax.set_xlabel("simulated time (s)")
         ax.set_ylabel("mean LPNs per long-term range")
         ax.set_title(f"Figure 9: range size over time, {fig9['app'].upper()}")
@@ -697,7 +701,9 @@ def main(argv=None):
         None)
     if fig9_app:
         run = ssdvp_results.load_run(out / "runs" / f"{fig9_app}_rqftl")
-        fig9 = {"app": fig9_app, "series": range_series(run)}
+        execute = [t for t, _ in run.series("rqftl.ltc_ranges", phase=EXECUTE)]
+        fig9 = {"app": fig9_app, "series": range_series(run),
+                "execute_from_s": execute[0] / 1e9 if execute else None}
     summary = {
         "paper": "RQFTL: an RQRMI-indexed L2P cache (R. Marcus et al., SYSTOR 2024)",
         "scale": {
