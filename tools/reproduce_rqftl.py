@@ -15,6 +15,8 @@ Experiments (each run writes runs/<name>/; summary.json, summary.md and the PNGs
 - fig7: rqftl with a static partition, the short-term cache fixed at 32, 64 and 128 KiB, on
   Call of Duty and Diablo, against the dynamic partition of the mobile runs.
 - fig8: the synthetic stress of section 7.3 at page read ratios 0.5 to 1, the four schemes.
+- accel: rqftl on Slideshow with its lookups on the RQRMI accelerator
+  (`firmware.rqrmi_engine: accel`): the accelerator's busy share of its cycles over the run.
 - fig10 (not by default): rqftl on every app with zero-time training
   (`ftl.rqftl.zero_time_training`: the worker hart trains with the platform's mzerotime CSR set,
   so no simulated time passes). Transfers then follow each other with no gap, so an installation
@@ -96,8 +98,9 @@ APPS = {
            "read": 0.99, "workset_gb": 10.1},
 }
 SCHEMES = ("dftl", "sftl", "leaftl", "rqftl")
-EXPERIMENTS = ("mobile", "fig6", "fig7", "fig8", "fig10")
-DEFAULT_EXPERIMENTS = ("mobile", "fig6", "fig7", "fig8")  # fig10: see the docstring
+EXPERIMENTS = ("mobile", "fig6", "fig7", "fig8", "accel", "fig10")
+DEFAULT_EXPERIMENTS = ("mobile", "fig6", "fig7", "fig8", "accel")  # fig10: see the docstring
+ACCEL_APPS = ("ss",)  # the smallest workset: one run shows the accelerator's share
 MAX_REQUEST_PAGES = 256  # the size mixes' largest request: 1 MiB
 FILL_BYTES = 128 * KIB  # the installation's request size
 L2P = 256 * KIB
@@ -255,7 +258,7 @@ def request_read_fraction(page_ratio, read_pages, write_pages):
 
 # ---- scenarios ------------------------------------------------------------------------------
 
-def device(name, scheme, phases, l2p=L2P, stc_bytes=None, zero_time=False):
+def device(name, scheme, phases, l2p=L2P, stc_bytes=None, zero_time=False, accel=False):
     """Every run's device, firmware and host, with the scheme's options and the phases."""
     ftl = {"map_budget": f"{l2p}B", "op": FTL_OP,
            "write_buffer": {"pages": 32, "location": "sram"}, "fsp": {"policy": "sorted"}}
@@ -267,7 +270,7 @@ def device(name, scheme, phases, l2p=L2P, stc_bytes=None, zero_time=False):
         ftl["rqftl"] = {"stc_bytes": f"{stc_bytes}B"}
     if scheme == "rqftl" and zero_time:
         ftl["rqftl"] = {"zero_time_training": True}
-    return {
+    found = {
         "name": name, "seed": 1,
         "cpu": {"harts": 2 if scheme == "rqftl" else 1},
         "sram": {"size": "16MiB"}, "dram": {"size": "1GiB"},
@@ -277,9 +280,14 @@ def device(name, scheme, phases, l2p=L2P, stc_bytes=None, zero_time=False):
         "host": {"oracle": True, "stats_interval": STATS_INTERVAL},
         "workload": {"phases": phases},
     }
+    if accel:
+        found["accel"] = {"present": True}
+        found["firmware"]["rqrmi_engine"] = "accel"
+    return found
 
 
-def app_point(app, scheme, requests, quick, l2p=L2P, stc_bytes=None, tag="", zero_time=False):
+def app_point(app, scheme, requests, quick, l2p=L2P, stc_bytes=None, tag="", zero_time=False,
+              accel=False):
     stream, model = app_stream(app, quick)
     name = f"{app}_{scheme}{tag}"
     phases = [{"name": INSTALL, "bytes": stream["workset"],
@@ -287,9 +295,11 @@ def app_point(app, scheme, requests, quick, l2p=L2P, stc_bytes=None, tag="", zer
               {"name": EXECUTE, "requests": requests, "streams": [dict(stream, name=app)]}]
     found = {"kind": "app", "app": app, "scheme": scheme, "l2p": l2p, "stc_bytes": stc_bytes,
              "name": name, "model": model,
-             "scenario": device(name, scheme, phases, l2p, stc_bytes, zero_time)}
+             "scenario": device(name, scheme, phases, l2p, stc_bytes, zero_time, accel)}
     if zero_time:
         found["zero_time"] = True
+    if accel:
+        found["accel"] = True
     return found
 
 
@@ -323,6 +333,9 @@ def points(experiments, apps, schemes, requests, quick):
                   for a in FIG7_APPS if a in apps for b in STATIC_STC]
     if "fig8" in experiments:
         found += [synthetic_point(r, s, requests, quick) for r in READ_RATIOS for s in schemes]
+    if "accel" in experiments and "rqftl" in schemes:
+        found += [app_point(a, "rqftl", requests, quick, tag="_accel", accel=True)
+                  for a in ACCEL_APPS if a in apps]
     if "fig10" in experiments and "rqftl" in schemes:
         found += [app_point(a, "rqftl", requests, quick, tag="_zero_time", zero_time=True)
                   for a in apps]
@@ -407,6 +420,11 @@ def figures_of(run):
             "stc_target_lines": lookup(measured, "rqftl.stc_target_lines"),
             "train_failures": lookup(measured, "rqftl.train_failures"),
         })
+    accel = lookup(stats, "platform.accel")
+    if accel:  # the whole run's: the accelerator keeps no per-phase counts
+        found["accel_utilisation"] = ratio(accel["busy_cycles"], accel["cycles"])
+        found["accel_keys"] = accel["keys"]
+        found["accel_reloads"] = lookup(run.ftl()["run"], "rqrmi_engine.reloads")
     if lookup(measured, "leaftl.bytes_index") is not None:
         found["leaftl_bytes_index"] = lookup(measured, "leaftl.bytes_index")
         found["leaftl_segments"] = lookup(measured, "leaftl.segments")
@@ -437,7 +455,7 @@ def claims(results):
     """The paper's claims beside ours, from the runs that exist."""
     by = {(r.get("kind"), r.get("app") or r.get("ratio"), r["scheme"], r.get("l2p"),
            r.get("stc_bytes"), bool(r.get("zero_time"))): r
-          for r in results if not r.get("failed")}
+          for r in results if not r.get("failed") and not r.get("accel")}
 
     def get(kind, key, scheme, l2p=L2P, stc=None, zero_time=False):
         return by.get((kind, key, scheme, l2p, stc, zero_time))
@@ -475,11 +493,21 @@ def claims(results):
                      - mean([r["read_miss_rate"] for _, r in pairs])})
     shares = [r.get("worker_utilisation") for r in results
               if r.get("kind") == "app" and r["scheme"] == "rqftl" and r.get("l2p") == L2P
-              and not r.get("stc_bytes") and not r.get("zero_time") and not r.get("failed")]
+              and not r.get("stc_bytes") and not r.get("zero_time") and not r.get("accel")
+              and not r.get("failed")]
     if shares:
         rows.append({"claim": "training takes 1-3 % of the time (ours: the worker hart's busy "
                               "share, mean over the apps)",
                      "paper": CLAIMS["training_time_share"], "ours": mean(shares)})
+    for r in results:
+        if r.get("accel") and not r.get("failed"):
+            timed = get("app", r["app"], "rqftl")
+            rows.append({"claim": f"accelerator ({r['app'].upper()}, whole run): busy share of its "
+                                  f"cycles; read miss rate with it (CPU lookups: "
+                                  f"{fmt(timed and timed['read_miss_rate'])})",
+                         "paper": None,
+                         "ours": f"{fmt(r.get('accel_utilisation'))} busy, read miss "
+                                 f"{fmt(r.get('read_miss_rate'), '.4f')}"})
     pairs = [(get("app", a, "rqftl"), get("app", a, "rqftl", zero_time=True)) for a in apps]
     pairs = [(t, z) for t, z in pairs if t and z]
     if pairs:
@@ -512,7 +540,8 @@ def plot(summary, out, runs_dir):
 
     apps = [a for a in APPS if any(r.get("app") == a for r in results)]
     mobile = {(r["app"], r["scheme"]): r for r in results if r["kind"] == "app"
-              and r["l2p"] == L2P and not r.get("stc_bytes") and not r.get("zero_time")}
+              and r["l2p"] == L2P and not r.get("stc_bytes") and not r.get("zero_time")
+              and not r.get("accel")}
     schemes = [s for s in SCHEMES if any(k[1] == s for k in mobile)]
     if mobile:
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
@@ -616,6 +645,8 @@ def plot(summary, out, runs_dir):
 def fmt(value, spec=".3f"):
     if value is None:
         return "n/a"
+    if isinstance(value, str):
+        return value
     if isinstance(value, (list, tuple)):
         return "-".join(fmt(v, spec) for v in value)
     return format(value, spec)
