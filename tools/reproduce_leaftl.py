@@ -251,12 +251,7 @@ def mean_levels(counts):
     return None if not total else sum(i * c for i, c in enumerate(counts)) / total
 
 
-def clock_hz(text):
-    units = {"GHz": 1e9, "MHz": 1e6, "kHz": 1e3, "Hz": 1.0}
-    for unit, factor in units.items():
-        if str(text).endswith(unit):
-            return float(str(text)[:-len(unit)]) * factor
-    return float(text)
+clock_hz = ssdvp_results.clock_hz
 
 
 def figures_of(run, warmup=WARMUP):

@@ -330,12 +330,7 @@ def gc_overhead(span, hz=CPU_HZ):
             "share": ratio(both, set_cycles)}
 
 
-def clock_hz(text):
-    units = {"GHz": 1e9, "MHz": 1e6, "kHz": 1e3, "Hz": 1.0}
-    for unit, factor in units.items():
-        if str(text).endswith(unit):
-            return float(str(text)[:-len(unit)]) * factor
-    return float(text)
+clock_hz = ssdvp_results.clock_hz
 
 
 def figures_of(run, point):

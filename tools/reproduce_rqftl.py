@@ -349,11 +349,7 @@ lookup = ssdvp_results.lookup_or_none
 ratio = ssdvp_results.ratio
 
 
-def clock_hz(text):
-    for unit, factor in (("GHz", 1e9), ("MHz", 1e6), ("kHz", 1e3), ("Hz", 1.0)):
-        if str(text).endswith(unit):
-            return float(str(text)[:-len(unit)]) * factor
-    return float(text)
+clock_hz = ssdvp_results.clock_hz
 
 
 def series_mean(run, column):
@@ -447,8 +443,7 @@ def reduction(ours, theirs):
     return None if r is None else 1 - r
 
 
-def mean(values):
-    return ssdvp_results.mean(values)
+mean = ssdvp_results.mean
 
 
 def claims(results):

@@ -332,6 +332,14 @@ def parse_list(text: str, allowed: Sequence[Any], what: str, parser: argparse.Ar
     return [known[n.lower()] for n in names]
 
 
+def clock_hz(text: str | float) -> float:
+    """A frequency as the scenario writes it (800MHz, 1.5GHz, or a number of Hz) in Hz."""
+    for unit, factor in (("GHz", 1e9), ("MHz", 1e6), ("kHz", 1e3), ("Hz", 1.0)):
+        if str(text).endswith(unit):
+            return float(str(text)[:-len(unit)]) * factor
+    return float(text)
+
+
 def mean(values: Iterable[float | None]) -> float | None:
     """The mean of the values present (None ones left out), None when there are none."""
     present = [v for v in values if v is not None]
