@@ -382,6 +382,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.env.fault = env_fault;
   ftl.env.submit_job = worker_submit;
   ftl.env.zero_time = env_zero_time;
+  ftl.env.host_commands = host_pipeline_commands_completed;
   if (boot->rqrmi_engine == BOOT_RQRMI_ENGINE_ACCEL) {
     ftl.rqrmi_engine.kind = BOOT_RQRMI_ENGINE_ACCEL;
     ftl.env.rqrmi_find = env_rqrmi_find;

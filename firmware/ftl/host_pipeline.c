@@ -580,6 +580,8 @@ bool host_pipeline_can_dispatch(void) {
   return !list_empty(&pipeline.dispatch_queue) && pipeline.free_request_count != 0;
 }
 
+uint64_t host_pipeline_commands_completed(void) { return pipeline.counters.host_commands; }
+
 bool host_pipeline_idle(void) {
   return list_empty(&pipeline.dispatch_queue) &&
          pipeline.free_request_count == pipeline.request_count && list_empty(&pipeline.flush_queue);

@@ -32,6 +32,9 @@ bool host_pipeline_can_dispatch(void);
 /* Moves flush commands on; completes them once everything is on flash. */
 void host_pipeline_advance_flush(void);
 
+/* Host commands completed since boot. */
+uint64_t host_pipeline_commands_completed(void);
+
 /* No host command waits or runs. */
 bool host_pipeline_idle(void);
 

@@ -93,6 +93,8 @@ typedef struct map_env {
   /* On (true) the calling hart's work passes no simulated time until it is turned off: the
    * platform's what-if for "this took no time" (mcycle still counts it). NULL on the host. */
   void (*zero_time)(bool on);
+  /* Host commands completed since boot. NULL on the host. */
+  uint64_t (*host_commands)(void);
 } map_env_t;
 
 /* Counters every scheme keeps; the FTL adds them to its statistics block. */

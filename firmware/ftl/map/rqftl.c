@@ -79,6 +79,8 @@ static struct {
   bool transfer_out;
   bool pending;             /* a line may be unmarked: a transfer may have work */
   bool zero_time_training;  /* training passes no simulated time (env.zero_time) */
+  uint32_t zero_time_after; /* ... once more host commands than this have completed */
+  bool job_zero_time;       /* the job out trains in zero time (decided on the serving hart) */
   worker_job_t job;
   uint32_t job_cycles;      /* written by the job: its training's cycles */
   uint32_t *scratch;        /* a TP's entries, or half as many patches */
@@ -280,7 +282,7 @@ static bool begin_transfer(uint32_t f) {
 
 static void train_job(void *argument) {
   (void)argument;
-  bool zero_time = rq.zero_time_training && rq.env.zero_time != 0;
+  bool zero_time = rq.job_zero_time;
   if (zero_time) {
     rq.env.zero_time(true);
   }
@@ -345,6 +347,8 @@ static void maybe_transfer(void) {
       return;
     }
     rq.transfer_out = true;
+    rq.job_zero_time = rq.zero_time_training && rq.env.zero_time != 0 &&
+                       (rq.env.host_commands == 0 || rq.env.host_commands() > rq.zero_time_after);
     rq.job.run = train_job;
     rq.job.argument = 0;
     rq.job.on_done = transfer_done;
@@ -418,6 +422,7 @@ static bool rqftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
   }
   rq.min_lines = boot->ftl_rqftl_stc_min_lines;
   rq.zero_time_training = boot->ftl_rqftl_zero_time_training != 0;
+  rq.zero_time_after = boot->ftl_rqftl_zero_time_after;
   rq.average_weight = boot->ftl_rqftl_average_transfers;
   if (env->rqrmi_find) {
     rq.ltc.finder = engine_find;

@@ -637,6 +637,25 @@ TEST(Rqftl, ZeroTimeTrainingCountsItsCyclesButPassesNoTime) {
   EXPECT_GT(transfers, timed_transfers + timed_transfers / 20);
 }
 
+// ftl.rqftl.zero_time_after keeps the trainings timed until more host commands than it says have
+// completed: here the precondition's 448 (56 MiB of 128 KiB writes). Its trainings then pass
+// simulated time and only the later phases' are zero-time: the hart's zero-time cycles stay within
+// those phases' training cycles (plus the few per transfer around each) and cover most of them.
+TEST(Rqftl, ZeroTimeTrainingCanStartAfterThePreconditioning) {
+  const E2eRun run = run_rqftl("rqftl_zero_time_after", "--set ftl.rqftl.zero_time_training=true "
+                                                        "--set ftl.rqftl.zero_time_after=448");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const uint64_t precondition_training = counter(phase(run, 0), "rqftl", "training_cycles");
+  const uint64_t later_training = counter(phase(run, 1), "rqftl", "training_cycles") +
+                                  counter(phase(run, 2), "rqftl", "training_cycles");
+  const uint64_t later_transfers = counter(phase(run, 1), "rqftl", "transfers") +
+                                   counter(phase(run, 2), "rqftl", "transfers");
+  EXPECT_GT(precondition_training, 0u);
+  const uint64_t zero_time = run.stats["harts"][1]["zero_time_cycles"].get<uint64_t>();
+  EXPECT_LE(zero_time, later_training + 64 * later_transfers);
+  EXPECT_GT(zero_time, later_training / 2);
+}
+
 TEST(Rqftl, SameScenarioTwiceGivesIdenticalStats) {
   expect_identical_runs(run_rqftl("rqftl_a"), run_rqftl("rqftl_b"));
 }
