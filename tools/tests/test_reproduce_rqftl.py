@@ -1,6 +1,6 @@
 """Tests of tools/reproduce_rqftl.py's workload model and arithmetic: the size mixes fitted to
 Table 2, the TP reuse distance of a uniform workset stream, the chunk choice, the read ratio by
-pages, the scenarios and the claims table."""
+pages, the scenarios, LeaFTL's effective LPNs and the claims table."""
 
 import sys
 import unittest
@@ -70,6 +70,29 @@ class ReproduceRqftlTest(unittest.TestCase):
         self.assertEqual(rqftl["scenario"]["ftl"]["rqftl"]["stc_bytes"], f"{64 * KIB}B")
         self.assertEqual(rq.app_point("cd", "dftl", 1, False)["scenario"]["ftl"]["dftl"],
                          {"whole_tp": True})
+        # Figure 10: zero-time training after the installation's commands, which are timed.
+        zero = rq.app_point("cd", "rqftl", 1000, quick=False, tag="_z", zero_time=True)
+        install = zero["scenario"]["workload"]["phases"][0]
+        fill = int(install["streams"][0]["size"].rstrip("B"))
+        self.assertEqual(zero["scenario"]["ftl"]["rqftl"],
+                         {"zero_time_training": True,
+                          "zero_time_after": int(install["bytes"].rstrip("B")) // fill})
+        self.assertNotIn("rqftl", rq.app_point("cd", "rqftl", 1, False)["scenario"]["ftl"])
+
+    def test_leaftls_effective_lpns_need_chunks_that_fill_its_groups(self):
+        class Run:  # a LeaFTL run: 3 groups of 256 LPNs on flash, 2000 LPNs mapped
+            ftl_timeseries = [{"leaftl.mapped_lpns": 2000}]
+
+            def series(self, column, phase):
+                return {"leaftl.mapped_lpns": [(1.0, 2000)],
+                        "leaftl.groups_on_flash": [(1.0, 3)]}[column]
+
+            def config_value(self, key):
+                return {"ftl.leaftl.group_lpns": 256}[key]
+
+        self.assertEqual(rq.effective_lpns(Run(), 1 * MIB), 2000 - 3 * 256)
+        self.assertIsNone(rq.effective_lpns(Run(), 128 * KIB),
+                          msg="a group on flash may hold fewer mapped LPNs than its span")
 
     def test_claims_compare_rqftl_with_each_baseline(self):
         results = []
@@ -79,10 +102,12 @@ class ReproduceRqftlTest(unittest.TestCase):
                 results.append({"kind": "app", "app": app, "scheme": scheme, "l2p": rq.L2P,
                                 "stc_bytes": None, "read_miss_rate": miss,
                                 "read_latency_us": 100 * (1 + miss),
-                                "worker_utilisation": 0.02 if scheme == "rqftl" else None})
+                                "worker_utilisation": 0.02 if scheme == "rqftl" else None,
+                                "transfers": 100, "transfer_cycles": 1000})
         results.append({"kind": "app", "app": "cd", "scheme": "rqftl", "l2p": rq.L2P,
                         "stc_bytes": None, "zero_time": True, "read_miss_rate": 0.08,
-                        "read_latency_us": 99.0})
+                        "read_latency_us": 99.0, "worker_utilisation": None,
+                        "transfers": 300, "transfer_cycles": 4000})
         rows = {r["claim"]: r for r in rq.claims(results)}
         dftl = rows["mobile: read miss rate lower than DFTL"]
         self.assertAlmostEqual(dftl["ours"], ((1 - 0.1 / 0.5) + (1 - 0.2 / 0.4)) / 2)
@@ -90,9 +115,13 @@ class ReproduceRqftlTest(unittest.TestCase):
         self.assertIsNone(rows["synthetic: miss rate up to N x lower than SFTL"]["ours"])
         share = next(r for r in rows.values() if r["claim"].startswith("training"))
         self.assertAlmostEqual(share["ours"], 0.02, msg="the zero-time run is not in the share")
-        gain = next(r for r in rows.values() if r["claim"].startswith("zero-time training gains "
-                                                                      "little: read miss"))
+        gain = next(r for r in rows.values() if r["claim"].startswith("Figure 10: read miss"))
         self.assertAlmostEqual(gain["ours"], 0.1 - 0.08, msg="cd alone has both runs")
+        self.assertEqual(gain["paper"], 0.08)
+        faster = next(r for r in rows.values() if r["claim"].startswith("Figure 10: read lat"))
+        self.assertAlmostEqual(faster["ours"], 1 - 99.0 / 110.0)
+        work = next(r for r in rows.values() if r["claim"].startswith("Figure 10: transfers"))
+        self.assertEqual(work["ours"], "3.00; 4.00")
 
 
 if __name__ == "__main__":
