@@ -10,7 +10,9 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <functional>
@@ -201,11 +203,30 @@ void write_text_file(const std::string& path, const std::function<void(std::ostr
   if (!out) throw std::runtime_error("error writing " + path);
 }
 
+// Made before the run, so a directory that cannot be written fails at once rather than after
+// hours of simulation.
+void prepare_output_dir(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (!error && !std::filesystem::is_directory(dir, error)) {
+    error = std::make_error_code(std::errc::not_a_directory);
+  }
+  if (error) {
+    throw std::runtime_error(fmt::format("output.dir = '{}': cannot create the directory: {}", dir,
+                                         error.message()));
+  }
+  if (access(dir.c_str(), W_OK) != 0) {
+    throw std::runtime_error(fmt::format("output.dir = '{}': cannot write into the directory: {}",
+                                         dir, std::strerror(errno)));
+  }
+}
+
 // Runs one resolved scenario in this process. SystemC elaborates once per process, so a sweep
 // calls this in a child process per point.
 int run_scenario(const Scenario& scenario, const std::string& scenario_file, bool memory_map_only) {
   const ElfImage elf =
       memory_map_only ? ElfImage{} : ElfImage::load(firmware_path(scenario, scenario_file));
+  if (!memory_map_only) prepare_output_dir(scenario.output.dir);
 
   std::unique_ptr<WaveWriter> waves;
   if (!scenario.output.vcd.empty() && !memory_map_only) {
@@ -223,7 +244,8 @@ int run_scenario(const Scenario& scenario, const std::string& scenario_file, boo
   if (!scenario.output.trace_insn.empty()) {
     trace_file.open(scenario.output.trace_insn);
     if (!trace_file) {
-      throw std::runtime_error("cannot write the instruction trace " + scenario.output.trace_insn);
+      throw std::runtime_error(fmt::format("output.trace_insn = '{}': cannot write: {}",
+                                           scenario.output.trace_insn, std::strerror(errno)));
     }
     soc.set_instruction_trace(&trace_file);
   }
@@ -263,7 +285,6 @@ int run_scenario(const Scenario& scenario, const std::string& scenario_file, boo
     stats["profile_phases"] = phases;
   }
 
-  std::filesystem::create_directories(scenario.output.dir);
   write_json(scenario.output.dir + "/stats.json", stats);
   const host::HostStats& host_stats = soc.host_model().stats();
   write_text_file(scenario.output.dir + "/latency.csv",

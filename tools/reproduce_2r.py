@@ -196,6 +196,10 @@ def figures_of(run):
     }
 
 
+EXPERIMENTS = ("skew", "oltp", "op", "depth", "merge")
+OLTP_EXPERIMENTS = {"oltp", "op", "depth"}
+
+
 def points(scale, experiments):
     found = []
     for policy in POLICIES:
@@ -443,9 +447,15 @@ def main(argv=None):
     parser.add_argument("--experiments", default="skew,op,depth,merge",
                         help="comma-separated: skew, oltp (OP 10 %% only), op, depth, merge")
     args = parser.parse_args(argv)
-    experiments = set(args.experiments.split(","))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    experiments = set(ssdvp_results.parse_list(args.experiments, EXPERIMENTS, "experiment",
+                                               parser))
+    if not args.scale > 0:
+        parser.error(f"--scale: {args.scale} is not allowed; more than 0 capacities")
+    if experiments & OLTP_EXPERIMENTS and args.scale < 1:
+        # The database grows by nine tenths of the capacity, at most one insert a write.
+        parser.error(f"--scale: {args.scale} is not allowed with the OLTP experiments "
+                     f"({', '.join(sorted(experiments & OLTP_EXPERIMENTS))}); at least 1")
+    out = ssdvp_results.check_run_options(args, parser)
     started = time.time()
     todo = points(args.scale, experiments)
     results = []

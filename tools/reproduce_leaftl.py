@@ -984,8 +984,7 @@ def main(argv=None):
             why=f"it takes LeaFTL's table from the gamma {FIG16B_GAMMA} runs, and --gammas "
                 f"has no {FIG16B_GAMMA}")
     fig16b = "figure_16b" not in not_run
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = ssdvp_results.check_run_options(args, parser)
     started = time.time()
     results, fig16b_results, todo = run_all(args, out, profiles, gammas, fig16b, memory)
     order = list(PROFILES)

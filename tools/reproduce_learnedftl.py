@@ -767,16 +767,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     schemes = parse_list(args.schemes, SCHEMES, "scheme", parser)
     traces = parse_list(args.traces, list(TRACES), "trace", parser)
-    if args.jobs < 1:
-        parser.error("--jobs: at least 1")
     if args.requests < 1 or args.trace_requests < 1:
         parser.error("--requests and --trace-requests: at least 1")
     if not 0 < args.write_multiple <= 100 or not 0 < args.warmup_multiple <= 100:
         parser.error("--write-multiple and --warmup-multiple: in (0, 100]")
     settings = settings_of(args.requests, args.trace_requests, traces, args.write_multiple,
                            args.quick, args.warmup_multiple, args.lone_stripe)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = ssdvp_results.check_run_options(args, parser)
     started = time.time()
     todo = points(schemes, settings)
     results, done = run_all(args, out, todo)

@@ -435,13 +435,14 @@ def main(argv=None):
         caches = [int(c) for c in args.caches.split(",")]
     except ValueError:
         parser.error(f"--caches: whole MiB, comma-separated, not '{args.caches}'")
+    if any(c < 1 for c in caches):
+        parser.error(f"--caches: at least 1 MiB each, not '{args.caches}'")
     if not 0 < args.scale <= 1:
         parser.error("--scale: a share of Table II, in (0, 1]")
+    out = ssdvp_results.check_run_options(args, parser)
     if args.quick:
         profiles, caches = QUICK["profiles"], QUICK["caches"]
     check_policies(args.ssdsim, policies)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     started = time.time()
     todo = points(policies, profiles, caches, args.scale, args.quick, args.real_traces)
     results = []

@@ -751,8 +751,7 @@ def main(argv=None):
     if args.quick:
         apps, schemes, requests = QUICK["apps"], QUICK["schemes"], QUICK["requests"]
         experiments = QUICK["experiments"]
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = ssdvp_results.check_run_options(args, parser)
     started = time.time()
     todo = points(experiments, apps, schemes, requests, args.quick)
     if args.firmware:

@@ -15,6 +15,7 @@ metrics of a run or a sweep, one column per phase.
 import argparse
 import csv
 import json
+import os
 import re
 import subprocess
 import sys
@@ -326,10 +327,35 @@ def parse_list(text: str, allowed: Sequence[Any], what: str, parser: argparse.Ar
     name not allowed is a parser error naming the allowed ones."""
     known = {str(a).lower(): a for a in allowed}
     names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:  # an empty list ran nothing and overwrote the summary with it
+        parser.error(f"no {what} given; allowed: {', '.join(map(str, allowed))}")
     for n in names:
         if n.lower() not in known:
             parser.error(f"unknown {what} '{n}'; allowed: {', '.join(map(str, allowed))}")
     return [known[n.lower()] for n in names]
+
+
+def check_run_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Path:
+    """The options every reproduction shares, checked before its first run (a bad one ended in
+    a traceback, or failed every run and overwrote an earlier summary): --jobs, --ssdsim,
+    --firmware where there is one, and --out, which is made. Answers --out."""
+    if args.jobs < 1:
+        parser.error(f"--jobs: {args.jobs} is not allowed; at least 1")
+    ssdsim = Path(args.ssdsim)
+    if not ssdsim.is_file() or not os.access(ssdsim, os.X_OK):
+        parser.error(f"--ssdsim: '{ssdsim}' is not an executable file (make build builds "
+                     "build/tb/ssdsim)")
+    firmware = getattr(args, "firmware", None)
+    if firmware is not None and not Path(firmware).is_file():
+        parser.error(f"--firmware: '{firmware}' is not a file")
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"--out: cannot make the directory '{out}': {error.strerror}")
+    if not os.access(out, os.W_OK):
+        parser.error(f"--out: cannot write into '{out}'")
+    return out
 
 
 def clock_hz(text: str | float) -> float:

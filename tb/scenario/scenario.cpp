@@ -629,6 +629,11 @@ class ScenarioResolver {
 
   void check_consistency(const Scenario& scenario) const {
     const OutputConfig& output = scenario.output;
+    if (output.dir.empty()) {
+      throw_scenario_error(where_resolved(scenario), "output.dir",
+                           "'' names no directory; allowed any directory path (default "
+                           "results)");
+    }
     if (output.vcd_end_ps != 0 && output.vcd_end_ps <= output.vcd_start_ps) {
       const Parameter& end = *find_parameter("output.vcd_end");
       const Parameter& start = *find_parameter("output.vcd_start");
@@ -780,6 +785,12 @@ std::vector<Scenario> load_scenarios(const std::string& yaml_text, const std::st
 }
 
 std::string read_scenario_file(const std::string& path) {
+  // A directory opens as a stream that reads as empty: the run would take the defaults.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    throw ScenarioError(
+        fmt::format("scenario file '{}' is a directory; give a YAML file", path));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw ScenarioError(

@@ -232,6 +232,23 @@ std::vector<ElfSymbol> read_symbols(const ElfBytes& elf) {
   return symbols;
 }
 
+// The hart starts at the entry point; one outside the bytes the file loads would run whatever the
+// memory holds there and fault far from the cause.
+void check_entry(const ElfBytes& elf, uint32_t entry, const std::vector<ElfSegment>& segments) {
+  std::vector<std::string> ranges;
+  for (const ElfSegment& segment : segments) {
+    if (entry - segment.address < segment.bytes.size()) return;
+    if (!segment.bytes.empty()) {
+      ranges.push_back(fmt::format("0x{:08x}..0x{:08x}", segment.address,
+                                   segment.address + segment.bytes.size() - 1));
+    }
+  }
+  const std::string allowed = ranges.empty() ? std::string("none: the file loads no bytes")
+                                             : fmt::format("{}", fmt::join(ranges, ", "));
+  elf.fail("entry point 0x{:08x} lies outside the bytes of every loadable segment (allowed: {})",
+           entry, allowed);
+}
+
 }  // namespace
 
 ElfImage ElfImage::load(const std::string& path) { return parse(path, read_file(path)); }
@@ -245,6 +262,7 @@ ElfImage ElfImage::parse(const std::string& path, std::vector<uint8_t> bytes) {
   image.entry_ = elf.u32(offsetof(Elf32_Ehdr, e_entry));
   image.segments_ = read_segments(elf);
   image.symbols_ = read_symbols(elf);
+  check_entry(elf, image.entry_, image.segments_);
   return image;
 }
 

@@ -11,7 +11,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ssdvp_results as results  # noqa: E402  (needs the sys.path entry above)
+import reproduce_2r as r2  # noqa: E402  (needs the sys.path entry above)
+import reproduce_leaftl as leaftl  # noqa: E402
+import reproduce_learnedftl as learnedftl  # noqa: E402
+import reproduce_rl_fsp as rl_fsp  # noqa: E402
+import reproduce_rqftl as rqftl  # noqa: E402
+import ssdvp_results as results  # noqa: E402
 
 LATENCY = """phase,op,lower_ns,upper_ns,count
 fill,write,1000,1100,7
@@ -256,6 +261,56 @@ class WallLineTest(unittest.TestCase):
         self.assertEqual(results.wall_line(summary),
                          "Wall time: the runs took 600 s between them on 2 jobs; this invocation "
                          "took 2 s.")
+
+
+class BadOptionsTest(unittest.TestCase):
+    """The reproductions refuse a bad option before their first run, naming the option, the
+    value and what is allowed (it crashed, failed every run, or ran nothing and overwrote the
+    summary)."""
+
+    def setUp(self):
+        self.scratch = tempfile.TemporaryDirectory()
+        self.root = Path(self.scratch.name)
+        self.ssdsim = self.root / "ssdsim"
+        self.ssdsim.write_text("#!/bin/sh\nexit 0\n")
+        self.ssdsim.chmod(0o755)
+        (self.root / "file").write_text("")
+
+    def tearDown(self):
+        self.scratch.cleanup()
+
+    def refusal(self, module, *options):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as stop:
+            module.main(["--ssdsim", str(self.ssdsim), "--out", str(self.root / "out"), *options])
+        self.assertEqual(stop.exception.code, 2)
+        self.assertFalse((self.root / "out" / "summary.json").exists())
+        return err.getvalue()
+
+    def test_every_reproduction_checks_the_shared_options(self):
+        for module in (r2, leaftl, learnedftl, rl_fsp, rqftl):
+            with self.subTest(module.__name__):
+                self.assertIn("--jobs: 0 is not allowed; at least 1",
+                              self.refusal(module, "--jobs", "0"))
+                self.assertIn(f"--ssdsim: '{self.root}/none' is not an executable file",
+                              self.refusal(module, "--ssdsim", str(self.root / "none")))
+                self.assertIn(f"--out: cannot make the directory '{self.root}/file/out': Not a "
+                              "directory", self.refusal(module, "--out", str(self.root / "file" /
+                                                                                "out")))
+
+    def test_lists_ranges_and_files_of_one_reproduction(self):
+        self.assertIn("no profile given; allowed: leaftl_hm, leaftl_prn",
+                      self.refusal(leaftl, "--profiles", ","))
+        self.assertIn("unknown experiment 'skwe'; allowed: skew, oltp, op, depth, merge",
+                      self.refusal(r2, "--experiments", "skew,skwe"))
+        self.assertIn("--scale: -1.0 is not allowed; more than 0",
+                      self.refusal(r2, "--experiments", "skew", "--scale", "-1"))
+        self.assertIn("--scale: 0.5 is not allowed with the OLTP experiments (op); at least 1",
+                      self.refusal(r2, "--experiments", "op", "--scale", "0.5"))
+        self.assertIn("--caches: at least 1 MiB each, not '0,8'",
+                      self.refusal(rl_fsp, "--caches", "0,8"))
+        self.assertIn(f"--firmware: '{self.root}/none.elf' is not a file",
+                      self.refusal(rqftl, "--firmware", str(self.root / "none.elf")))
 
 
 if __name__ == "__main__":

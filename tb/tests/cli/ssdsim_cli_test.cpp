@@ -1,7 +1,9 @@
 // ssdsim end to end: the default scenario boots the firmware, errors name what is wrong, and
 // runs are deterministic.
+#include <elf.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -99,6 +101,88 @@ TEST(Ssdsim, MissingElfIsAnError) {
   const SsdsimRun run = run_ssdsim("--elf /nonexistent/program.elf");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("/nonexistent/program.elf"), std::string::npos) << run.output;
+}
+
+// ---- Bad input: each error names the option, file, key or address and what is allowed ---------
+
+TEST(SsdsimBadInput, CommandLineErrorsNameTheOption) {
+  const SsdsimRun unknown = run_ssdsim("--bogus");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("--bogus"), std::string::npos) << unknown.output;
+  const SsdsimRun no_value = run_ssdsim("--set");
+  EXPECT_EQ(no_value.exit_code, 2) << no_value.output;
+  EXPECT_NE(no_value.output.find("--set: 1 required KEY=VALUE missing"), std::string::npos)
+      << no_value.output;
+  const SsdsimRun two_files = run_ssdsim("a.yaml b.yaml");
+  EXPECT_EQ(two_files.exit_code, 2) << two_files.output;
+  EXPECT_NE(two_files.output.find("not expected: b.yaml"), std::string::npos) << two_files.output;
+}
+
+// A directory reads as an empty scenario: it ran the defaults before.
+TEST(SsdsimBadInput, ScenarioThatIsADirectory) {
+  const std::string dir = temp_dir("scenario_dir");
+  const SsdsimRun run = run_ssdsim(dir + " --out " + dir + "/out");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("scenario file '" + dir + "' is a directory"), std::string::npos)
+      << run.output;
+}
+
+// The output directory was made only after the run, which was lost with it.
+TEST(SsdsimBadInput, OutputDirectoryThatCannotBeMadeFailsBeforeTheRun) {
+  const std::string dir = temp_dir("out_blocked");
+  std::ofstream(dir + "/file") << "in the way\n";
+  const SsdsimRun run = run_ssdsim("--out " + dir + "/file/sub");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("output.dir = '" + dir + "/file/sub': cannot create the directory"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("hart 0 online"), std::string::npos) << run.output;
+}
+
+// An RV32 executable of one segment of `code` at `address`, its entry point.
+std::string minimal_elf(uint32_t address, uint32_t code) {
+  Elf32_Ehdr header{};
+  std::memcpy(header.e_ident, ELFMAG, SELFMAG);
+  header.e_ident[EI_CLASS] = ELFCLASS32;
+  header.e_ident[EI_DATA] = ELFDATA2LSB;
+  header.e_ident[EI_VERSION] = EV_CURRENT;
+  header.e_type = ET_EXEC;
+  header.e_machine = EM_RISCV;
+  header.e_version = EV_CURRENT;
+  header.e_entry = address;
+  header.e_phoff = sizeof(Elf32_Ehdr);
+  header.e_ehsize = sizeof(Elf32_Ehdr);
+  header.e_phentsize = sizeof(Elf32_Phdr);
+  header.e_phnum = 1;
+  Elf32_Phdr segment{};
+  segment.p_type = PT_LOAD;
+  segment.p_offset = sizeof(Elf32_Ehdr) + sizeof(Elf32_Phdr);
+  segment.p_vaddr = segment.p_paddr = address;
+  segment.p_filesz = segment.p_memsz = sizeof(code);
+  segment.p_flags = PF_R | PF_X;
+  std::string bytes(reinterpret_cast<const char*>(&header), sizeof header);
+  bytes.append(reinterpret_cast<const char*>(&segment), sizeof segment);
+  bytes.append(reinterpret_cast<const char*>(&code), sizeof code);
+  return bytes;
+}
+
+TEST(SsdsimBadInput, ElfSegmentOutsideEveryMemoryNamesItsAddressAndTheMap) {
+  const std::string dir = temp_dir("elf_outside");
+  constexpr uint32_t kJumpToSelf = 0x0000006f;
+  std::ofstream(dir + "/outside.elf", std::ios::binary) << minimal_elf(0x30000000, kJumpToSelf);
+  const SsdsimRun run = run_ssdsim("--elf " + dir + "/outside.elf --out " + dir);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find(dir + "/outside.elf: segment at 0x30000000 of 0x4 bytes lies outside "
+                                  "every memory of the SoC"),
+            std::string::npos)
+      << run.output;
+  EXPECT_TRUE(std::regex_search(run.output, std::regex("0x10000000 - 0x100fffff +sram")))
+      << run.output;
+  // The same program in SRAM runs: the refusal is the address's.
+  std::ofstream(dir + "/inside.elf", std::ios::binary) << minimal_elf(0x10000000, kJumpToSelf);
+  EXPECT_EQ(run_ssdsim("--elf " + dir + "/inside.elf --set sim.max_time=1us --out " + dir)
+                .exit_code,
+            3);
 }
 
 TEST(Ssdsim, MemoryMapListsEveryTarget) {

@@ -2,6 +2,7 @@
 // readelf's view of the same file, and against broken files made here.
 #include "tlm/system/elf_image.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -228,6 +229,10 @@ TEST(ElfImageErrors, MissingFile) {
   expect_load_error(kFixtureDir + "/no_such_file.elf", "cannot open");
 }
 
+TEST(ElfImageErrors, Directory) {
+  expect_load_error(kFixtureDir, "is a directory, not an ELF file");
+}
+
 TEST(ElfImageErrors, NotAnElf) {
   ScratchFile file("text.elf");
   const std::string text = "this is not an ELF file\n";
@@ -282,6 +287,20 @@ TEST(ElfImageErrors, SegmentBeyondTheFile) {
   // Keeps the .text bytes (0x100..0x11c) but cuts .rodata at file offset 0x400.
   file.write({bytes.begin(), bytes.begin() + 0x200});
   expect_load_error(file.path(), "segment 1 at 0x00000400");
+}
+
+// The hart would start on bytes the file does not load: zeros of .bss, or no memory at all.
+TEST(ElfImageErrors, EntryOutsideTheLoadedBytes) {
+  for (const uint32_t entry : {0x30000000u, 0x10000800u}) {
+    std::vector<uint8_t> bytes = read_bytes(kRv32);
+    const std::vector<uint8_t> field = little_endian_words({entry});
+    std::copy(field.begin(), field.end(), bytes.begin() + 24);  // e_entry
+    ScratchFile file("entry.elf");
+    file.write(bytes);
+    expect_load_error(file.path(), fmt::format("entry point 0x{:08x} lies outside the bytes of "
+                                               "every loadable segment (allowed: 0x00000100..",
+                                               entry));
+  }
 }
 
 }  // namespace

@@ -193,4 +193,31 @@ TEST(HostScenarios, RelativeFirmwarePathsStartAtTheScenarioFile) {
   EXPECT_EQ(read_json(dir + "/out/stats.json")["host"]["phases"][0]["commands"], 16u);
 }
 
+// A bad line is found when the replay reaches it, mid-run: the run ends as bad input, naming
+// the trace file, the line and what the line should hold, and still writes its statistics.
+TEST(HostScenarios, ABadTraceLineEndsTheRunNamingFileAndLine) {
+  const std::string dir = temp_dir("bad_trace");
+  std::ofstream trace(dir + "/bad.trace");
+  for (int i = 0; i < 40; ++i) trace << i * 1000 << " 0 " << i * 8 << " 8 " << i % 2 << "\n";
+  trace << "40000 0 320 eight 1\n";
+  trace.close();
+  std::ofstream(dir + "/replay.yaml") << "dram: {size: 4MiB}\n"
+                                         "firmware: {elf: builtin:ramdisk}\n"
+                                         "host: {capacity: 64MiB, page_size: 4KiB}\n"
+                                         "workload:\n"
+                                         "  phases:\n"
+                                         "    - name: replay\n"
+                                         "      streams:\n"
+                                         "        - {trace: bad.trace, format: disksim}\n";
+  const SsdsimRun run = run_ssdsim(dir + "/replay.yaml --out " + dir + "/out");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("workload.phases[0].streams[0]: " + dir +
+                            "/bad.trace:41: size_sectors 'eight' is not a non-negative integer"),
+            std::string::npos)
+      << run.output;
+  const nlohmann::json stats = read_json(dir + "/out/stats.json");
+  EXPECT_EQ(stats["outcome"]["outcome"], "workload_error");
+  EXPECT_GT(stats["host"]["phases"][0]["commands"].get<uint64_t>(), 0u);
+}
+
 }  // namespace

@@ -304,6 +304,13 @@ TEST(ScenarioErrors, DuplicateKey) {
   EXPECT_TRUE(contains(error, "t.yaml:3:3: cpu.harts: duplicate key")) << error;
 }
 
+// An empty directory failed only after the run, when the results were written.
+TEST(ScenarioErrors, OutputDirectoryMustBeNamed) {
+  const std::string error = load_error("output: {dir: ''}\n");
+  EXPECT_TRUE(contains(error, "scenarios/t.yaml: output.dir: '' names no directory")) << error;
+  EXPECT_TRUE(contains(load_error("", {"output.dir="}), "output.dir: '' names no directory"));
+}
+
 TEST(ScenarioErrors, WaveformWindowMustEndAfterItStarts) {
   const std::string error = load_error("output: {vcd_start: 2us, vcd_end: 1us}\n");
   EXPECT_TRUE(contains(error, "output.vcd_end: 1us is not after output.vcd_start = 2us")) << error;
@@ -417,6 +424,18 @@ TEST(ScenarioFiles, ReadingAMissingFileNamesIt) {
   std::ofstream(path) << "name: from_disk\n";
   EXPECT_EQ(read_scenario_file(path.string()), "name: from_disk\n");
   std::filesystem::remove(path);
+}
+
+// A directory opens and reads as empty, which is the default scenario.
+TEST(ScenarioFiles, ADirectoryIsNotAScenario) {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  try {
+    read_scenario_file(dir);
+    FAIL() << "no error";
+  } catch (const ScenarioError& error) {
+    EXPECT_TRUE(contains(error.what(), "scenario file '" + dir + "' is a directory"))
+        << error.what();
+  }
 }
 
 }  // namespace
