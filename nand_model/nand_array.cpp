@@ -7,7 +7,9 @@
 namespace ssdvp::nand {
 
 NandArray::NandArray(const NandConfig& config, uint64_t seed)
-    : geometry_(config),
+    : config_(config),
+      seed_(seed),
+      geometry_(config),
       timing_(config, geometry_),
       faults_(config, seed),
       endurance_(config.endurance),
@@ -18,6 +20,8 @@ NandArray::NandArray(const NandConfig& config, uint64_t seed)
     ++factory_bad_;
   }
 }
+
+void NandArray::reset() { *this = NandArray(config_, seed_); }
 
 Status NandArray::read(uint32_t ppn, PageView& view) {
   check_within_geometry(geometry_, ppn, 1);

@@ -38,6 +38,11 @@ class NandArray {
   const Geometry& geometry() const { return geometry_; }
   const Timing& timing() const { return timing_; }
 
+  // Back to the state at construction: every block erased with no wear, only the factory bad
+  // blocks, the fault injection streams at their seed, nothing stored. The geometry and timing
+  // stay (the same objects, so references to them remain valid).
+  void reset();
+
   // Reads page `ppn` (inside the geometry) into `view`.
   Status read(uint32_t ppn, PageView& view);
   // Full-sequence program of the wordline whose LSB page is `ppn`: pages[0 .. bits_per_cell).
@@ -78,6 +83,8 @@ class NandArray {
   void mark_grown_bad(BlockState& block);
   void discard_pages(BlockState& block);
 
+  NandConfig config_;  // what reset() constructs again
+  uint64_t seed_;
   Geometry geometry_;
   Timing timing_;
   FaultInjector faults_;

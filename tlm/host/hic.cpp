@@ -102,6 +102,38 @@ Hic::Hic(sc_core::sc_module_name name, const HostConfig& config, WaveWriter* wav
   }
 }
 
+void Hic::reset() {
+  link_ = HostLink(config_.link);
+  registers_.reset();
+  enabled_ = failed_ = false;
+  event_base_ = event_entries_ = event_head_ = event_tail_ = 0;
+  request_base_ = request_entries_ = request_head_ = request_tail_ = 0;
+  irq_status_ = irq_enable_ = 0;
+  update_interrupt();
+  for (std::deque<HostCommand>& queue : queues_) queue.clear();
+  next_queue_ = 0;
+  queued_commands_ = 0;
+  std::fill(slots_.begin(), slots_.end(), Slot{});
+  free_slots_.clear();
+  for (uint32_t id = 0; id < config_.max_commands; ++id) free_slots_.insert(id);
+  busy_slots_ = 0;
+  pending_events_.clear();
+  actions_.clear();
+  action_sequence_ = 0;
+  for (sc_core::sc_event* event :
+       {&action_event_, &enabled_event_, &post_event_, &doorbell_event_}) {
+    event->cancel();
+  }
+  commands_fetched_ = events_posted_ = data_in_requests_ = data_out_requests_ = completions_ = 0;
+  max_event_ring_ = max_busy_slots_ = 0;
+  event_ring_full_waits_ = 0;
+  const uint64_t now = now_ps();
+  for (const auto& signal : {wave_commands_, wave_submissions_, wave_event_ring_,
+                             wave_request_ring_}) {
+    record(signal, 0, now);
+  }
+}
+
 void Hic::declare_registers() {
   registers_.add(HIC_ID, "id", HIC_ID_VALUE, Access::kReadOnly);
   registers_.add(HIC_LPN_COUNT, "lpn_count", static_cast<uint32_t>(lpn_count_), Access::kReadOnly);
@@ -360,9 +392,10 @@ void Hic::post_events_thread() {
     hic_event_t event = pending_events_.front();
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     const uint32_t address = event_base_ + event_tail_ * HIC_EVENT_BYTES;
+    // A failed access stops the HIC; the thread then waits (reset() may start it again).
     if (!dma_access(tlm::TLM_WRITE_COMMAND, address, &event, HIC_EVENT_BYTES, delay,
                     [this] { return fmt::format("event ring entry {}", event_tail_); })) {
-      return;
+      continue;
     }
     wait(delay);
     pending_events_.pop_front();
@@ -388,7 +421,7 @@ void Hic::requests_thread() {
     if (!dma_access(tlm::TLM_READ_COMMAND, request_base_ + entry * HIC_REQUEST_BYTES, &request,
                     HIC_REQUEST_BYTES, delay,
                     [entry] { return fmt::format("request ring entry {}", entry); })) {
-      return;
+      continue;  // stopped, as above
     }
     wait(delay);
     request_head_ = (request_head_ + 1) & (request_entries_ - 1);

@@ -84,6 +84,14 @@ class Hic : public sc_core::sc_module {
   // The host side; attached before the first command is submitted.
   void attach_host(HicHost& host) { host_ = &host; }
 
+  // Power-on reset: the HIC returns to its state at construction: registers at their reset
+  // values, rings stopped, not failed, no command held or queued (the host's queue pairs stay,
+  // empty), no event, request or transfer pending, the link idle, statistics zero. A high
+  // interrupt line falls; the handlers and the host stay attached. Valid only while the HIC's
+  // processes wait for work, not in the middle of a ring access (each takes one memory access):
+  // e.g. between runs of the simulation that ended with no activity left.
+  void reset();
+
   // The firmware has started the rings (HIC_ENABLE): the host may submit.
   bool enabled() const { return enabled_; }
   const sc_core::sc_event& enabled_event() const { return enabled_event_; }

@@ -193,8 +193,12 @@ void Nfc::write_enable(uint32_t value) {
   registers_.set(NFC_ENABLE, enable ? 1u : 0u);
   if (enable == enabled_) return;
   if (!enable) {
-    if (outstanding_ != 0) {
-      fail(fmt::format("ENABLE cleared with {} operation(s) outstanding", outstanding_));
+    // Descriptors a doorbell handed over are outstanding work too, fetched or not yet.
+    const uint32_t unfetched = (registers_.get(NFC_SQ_TAIL) - sq_fetch_) & (sq_entries_ - 1);
+    if (outstanding_ != 0 || unfetched != 0) {
+      fail(fmt::format("ENABLE cleared with {} operation(s) outstanding and {} descriptor(s) "
+                       "submitted but not yet fetched",
+                       outstanding_, unfetched));
       return;
     }
     enabled_ = false;
@@ -225,6 +229,30 @@ void Nfc::write_enable(uint32_t value) {
   registers_.set(NFC_SQ_TAIL, 0);
   registers_.set(NFC_CQ_HEAD, 0);
   enabled_ = true;
+}
+
+void Nfc::reset() {
+  nand_.reset();
+  registers_.reset();
+  actions_ = {};
+  action_sequence_ = 0;
+  wake_ps_ = UINT64_MAX;
+  wake_.cancel();
+  ops_.clear();
+  free_ops_.clear();
+  std::fill(dies_.begin(), dies_.end(), Die{});
+  std::fill(channels_.begin(), channels_.end(), Channel{});
+  held_completions_.clear();
+  enabled_ = false;
+  sq_base_ = sq_entries_ = sq_head_ = sq_fetch_ = 0;
+  cq_base_ = cq_entries_ = cq_head_ = cq_tail_ = cq_reserved_ = 0;
+  irq_status_ = irq_enable_ = 0;
+  update_interrupt();
+  outstanding_ = 0;
+  dma_free_ps_ = 0;
+  direct_.clear();
+  stopped_ = false;
+  monitor_.reset(now_ps());
 }
 
 void Nfc::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

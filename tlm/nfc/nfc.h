@@ -76,6 +76,14 @@ class Nfc : public sc_core::sc_module {
     error_handler_ = std::move(handler);
   }
 
+  // Power-on reset: the NFC and its array return to their state at construction: registers at
+  // their reset values, rings disabled, no operations, not stopped, DMA idle without direct-memory
+  // regions, every block erased without wear (factory bad blocks only, fault injection back at
+  // its seed), statistics zero. Operations in flight are dropped without a completion, so call it
+  // once none is (outstanding() == 0) or the NFC has stopped. A high interrupt line falls (the
+  // handler sees it); the handlers stay connected.
+  void reset();
+
   nand::NandArray& nand() { return nand_; }
   const nand::NandArray& nand() const { return nand_; }
   bool interrupt_level() const { return irq_level_; }

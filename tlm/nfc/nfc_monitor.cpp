@@ -153,6 +153,38 @@ void NfcMonitor::completed(NfcOpKind kind, uint32_t planes, uint32_t page_type, 
   ++statuses_[std::min<size_t>(status, std::size(statuses_) - 1)];
 }
 
+void NfcMonitor::reset(uint64_t now_ps) {
+  if (waves_ != nullptr) {
+    for (const DieRecord& record : dies_) {
+      waves_->set_state(record.state_signal, kDieStateNames[0], now_ps);
+      waves_->set(record.depth_signal, 0, now_ps);
+    }
+    for (const ChannelRecord& record : channels_) {
+      waves_->set_state(record.signal, kBusStateNames[0], now_ps);
+    }
+    waves_->set(outstanding_signal_, 0, now_ps);
+  }
+  for (DieRecord& record : dies_) {
+    DieRecord idle;
+    idle.state_signal = record.state_signal;
+    idle.depth_signal = record.depth_signal;
+    record = idle;
+  }
+  for (ChannelRecord& record : channels_) {
+    ChannelRecord idle;
+    idle.signal = record.signal;
+    record = idle;
+  }
+  std::fill(std::begin(ops_), std::end(ops_), OpRecord{});
+  std::fill(std::begin(reads_by_page_type_), std::end(reads_by_page_type_), Latency{});
+  std::fill(std::begin(statuses_), std::end(statuses_), 0);
+  outstanding_ = Level{};
+  descriptors_ = dma_transfers_ = dma_bytes_ = dma_busy_ps_ = 0;
+  sample_start_ps_ = 0;
+  sample_area_ = 0;
+  samples_.clear();
+}
+
 void NfcMonitor::report(nlohmann::json& nand, nlohmann::json& nfc, uint64_t end_ps) const {
   nlohmann::json dies = nlohmann::json::array();
   for (uint32_t index = 0; index < dies_.size(); ++index) {

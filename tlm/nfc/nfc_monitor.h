@@ -43,6 +43,10 @@ class NfcMonitor {
   void completed(NfcOpKind kind, uint32_t planes, uint32_t page_type, uint32_t pages,
                  uint16_t status, uint64_t latency_ps);
 
+  // Back to the state at construction: every die and channel idle since time 0, every figure
+  // zero. The waveform signals (declared once) record the idle state at now_ps.
+  void reset(uint64_t now_ps);
+
   // Figures as of end_ps (at least the last recorded change). `nand` gets the dies, channels,
   // operations and statuses; `nfc` the controller's queue, DMA and completion figures.
   void report(nlohmann::json& nand, nlohmann::json& nfc, uint64_t end_ps) const;

@@ -106,7 +106,9 @@ void HicBench::read_mem(uint32_t address, void* data, uint32_t length) {
 
 void HicBench::start_rings(uint32_t event_entries, uint32_t request_entries) {
   event_entries_ = event_entries;
+  event_head_ = 0;
   request_entries_ = request_entries;
+  request_tail_ = 0;
   write_reg(HIC_EVQ_BASE, kEventRing);
   write_reg(HIC_EVQ_ENTRIES, event_entries);
   write_reg(HIC_RQ_BASE, kRequestRing);

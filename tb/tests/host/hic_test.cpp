@@ -317,6 +317,75 @@ TEST(Hic, FullEventRingHoldsEventsUntilTheFirmwareFreesAnEntry) {
   EXPECT_GE(report["event_ring_full_waits"].get<uint64_t>(), 1u);
 }
 
+// A reset after the HIC stopped with commands held and queued, events unread, the interrupt high
+// and two page transfers on the link leaves nothing of them behind: the next command is fetched
+// into slot 0 on an idle link, and nothing from before reaches the host or the SRAM.
+TEST(Hic, ResetReturnsThePowerOnState) {
+  HostConfig config = bench_host_config();
+  config.max_commands = 2;
+  HicBench bench("bench", config, kSramPs);
+  const unsigned queue = bench.hic.add_queue();
+  const uint32_t slot0 = HicBench::slot(0, 4096);
+  const uint32_t slot1 = HicBench::slot(1, 4096);
+  std::vector<hic_event_t> events;
+  uint64_t submitted_ps = 0, event_ps = 0;
+  bench.spawn([&] {
+    bench.start_rings(4, 4);
+    bench.hic.submit(queue, HostCommand{1, HostOp::kWrite, 16, 16});  // LPNs 2 and 3
+    bench.hic.submit(queue, HostCommand{2, HostOp::kRead, 40, 8});
+    bench.hic.submit(queue, HostCommand{3, HostOp::kFlush, 0, 0});    // waits for a slot
+    wait(sc_core::sc_time(2, sc_core::SC_US));
+    ASSERT_EQ(bench.take_events().size(), 2u);
+    bench.post_request(request(HIC_REQ_DATA_IN, 0, 0, slot0));
+    bench.post_request(request(HIC_REQ_DATA_IN, 0, 1, slot1));
+    bench.post_request(request(HIC_REQ_COMPLETE, 7));
+    wait(sc_core::sc_time(1, sc_core::SC_US));  // the HIC stopped; its processes wait
+    ASSERT_EQ(bench.errors.size(), 1u);
+    ASSERT_TRUE(bench.interrupts.back().first);
+
+    bench.hic.reset();
+    EXPECT_FALSE(bench.interrupts.back().first);
+    EXPECT_FALSE(bench.hic.enabled());
+    for (const uint32_t offset : {HIC_EVQ_BASE, HIC_EVQ_ENTRIES, HIC_EVQ_HEAD, HIC_EVQ_TAIL,
+                                  HIC_RQ_BASE, HIC_RQ_ENTRIES, HIC_RQ_TAIL, HIC_RQ_HEAD,
+                                  HIC_IRQ_STATUS, HIC_IRQ_ENABLE, HIC_ENABLE}) {
+      EXPECT_EQ(bench.read_reg(offset), 0u) << "register " << offset;
+    }
+    EXPECT_EQ(bench.read_reg(HIC_MAX_COMMANDS), 2u);
+    nlohmann::json report;
+    bench.hic.report(report);
+    EXPECT_EQ(report["commands_fetched"], 0);
+    EXPECT_EQ(report["data_in_requests"], 0);
+    EXPECT_EQ(report["link"]["to_device"]["bytes"], 0);
+
+    bench.errors.clear();
+    bench.start_rings(4, 4);
+    submitted_ps = now_ps();
+    bench.hic.submit(queue, HostCommand{9, HostOp::kFlush, 0, 0});
+    bench.wait_interrupt();
+    event_ps = now_ps();
+    events = bench.take_events();
+    bench.post_request(request(HIC_REQ_COMPLETE, 0));
+    wait(sc_core::sc_time(20, sc_core::SC_US));  // past the end of the transfers before
+    const std::vector<hic_event_t> late = bench.take_events();
+    events.insert(events.end(), late.begin(), late.end());
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(bench.errors.empty()) << bench.errors.front();
+  EXPECT_EQ(event_ps - submitted_ps, kCommandWirePs + kLatencyPs + kSramPs) << "an idle link";
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].kind, HIC_EVENT_COMMAND);
+  EXPECT_EQ(events[0].op, HIC_OP_FLUSH);
+  EXPECT_EQ(events[0].cmd_id, 0u);
+  ASSERT_EQ(bench.recorder.completions.size(), 1u);
+  EXPECT_EQ(bench.recorder.completions[0].host_tag, 9u);
+  data_tag_t tags[2]{};
+  bench.read_mem(slot0, &tags[0], sizeof tags[0]);
+  bench.read_mem(slot1, &tags[1], sizeof tags[1]);
+  EXPECT_EQ(tags[0].version, 0u) << "no DATA_IN from before the reset lands";
+  EXPECT_EQ(tags[1].version, 0u);
+}
+
 // ---- Malformed requests stop the run with what was wrong -------------------------------------
 
 // Runs `firmware` after a one-page read (cmd_id 0, LPN 1) was fetched; returns the errors.

@@ -3,6 +3,7 @@
 // pressure, the geometry registers and the interrupt.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "interface/data_tag.h"
@@ -271,6 +272,76 @@ TEST(NfcData, TheInterruptFollowsStatusAndEnable) {
   });
   sc_core::sc_start();
   EXPECT_EQ(bench.interrupts(), 1u);
+}
+
+// A reset after wear, a grown bad block, programmed pages, injected ECC failures, a raised
+// interrupt and a stop with an operation in flight leaves nothing of them behind: the same work
+// runs again exactly as on a new NFC.
+TEST(NfcData, ResetReturnsThePowerOnState) {
+  NandConfig nand = test_nand();
+  nand.endurance = 1;
+  nand.ecc_fail_ppm = 500'000;
+  NfcBench bench("bench", nand, test_nfc(), kSramLatencyPs);
+  const nand::Geometry& geometry = bench.nfc.nand().geometry();
+  // Programs wordline 0 of block 3, erases block 5 twice (the second retires it), reads page 0
+  // of block 3 eight times; returns the statuses and ids of every completion.
+  const auto work = [&] {
+    std::vector<std::pair<uint32_t, uint16_t>> results;
+    program_mixed_wordline(bench, 3);
+    for (uint32_t id = 1; id <= 10; ++id) {
+      write_io(bench, id, {nfc_io_t{bench.slot(id), 0, 0, 0}});
+      bench.submit({id <= 2 ? descriptor(NFC_OP_ERASE, id, bench.page(0, 5, 0), 1, 0)
+                            : descriptor(NFC_OP_READ, id, bench.page(0, 3, 0), 1, io_list(id))});
+      const NfcBench::Seen seen = bench.collect(1).at(0);
+      results.emplace_back(seen.completion.id, seen.completion.status);
+    }
+    return results;
+  };
+  bench.spawn([&] {
+    bench.start(16, 4);
+    const auto before = work();
+    EXPECT_EQ(before[1].second, NFC_STATUS_PROGRAM_FAIL);
+    EXPECT_EQ(bench.nfc.nand().grown_bad_blocks(), 1u);
+    // One erase completes and raises the interrupt, the next is in flight when the NFC stops.
+    bench.submit({descriptor(NFC_OP_ERASE, 90, bench.page(0, 0, 0), 1, 0)});
+    sc_core::wait(from_ps(2 * nand.erase_ps));
+    bench.submit({descriptor(NFC_OP_ERASE, 91, bench.page(0, 1, 0), 1, 0)});
+    sc_core::wait(from_ps(kUs));  // fetched, on the die
+    bench.write_reg(NFC_SQ_BASE, 0);
+    ASSERT_TRUE(bench.nfc.stopped());
+    ASSERT_TRUE(bench.nfc.interrupt_level());
+    ASSERT_EQ(bench.nfc.outstanding(), 1u);
+
+    bench.nfc.reset();
+    EXPECT_FALSE(bench.nfc.stopped());
+    EXPECT_FALSE(bench.nfc.interrupt_level());
+    EXPECT_EQ(bench.nfc.outstanding(), 0u);
+    for (const uint32_t offset :
+         {NFC_SQ_BASE, NFC_SQ_ENTRIES, NFC_SQ_TAIL, NFC_SQ_HEAD, NFC_CQ_BASE, NFC_CQ_ENTRIES,
+          NFC_CQ_HEAD, NFC_CQ_TAIL, NFC_IRQ_STATUS, NFC_IRQ_ENABLE, NFC_ENABLE}) {
+      EXPECT_EQ(bench.read_reg(offset), 0u) << "register " << offset;
+    }
+    EXPECT_EQ(bench.read_reg(NFC_PAGES), nand.pages);
+    const nand::NandArray& array = bench.nfc.nand();
+    EXPECT_EQ(array.grown_bad_blocks(), 0u);
+    EXPECT_EQ(array.programmed_page_count(), 0u);
+    EXPECT_EQ(array.page_storage_bytes(), 0u);
+    EXPECT_EQ(array.programmed_pages(geometry.block_index(bench.page(0, 3, 0))), 0u);
+    EXPECT_EQ(array.erase_count(geometry.block_index(bench.page(0, 5, 0))), 0u);
+    nlohmann::json nand_report, nfc_report;
+    bench.nfc.report(nand_report, nfc_report, to_ps(sc_core::sc_time_stamp()));
+    EXPECT_EQ(nfc_report["descriptors"], 0);
+    EXPECT_EQ(nfc_report["dma"]["transfers"], 0);
+    EXPECT_EQ(nand_report["operations"]["erase"]["count"], 0);
+
+    bench.errors.clear();
+    bench.start(16, 4);
+    EXPECT_EQ(work(), before) << "the same statuses, ids and fault injection draws";
+    sc_core::wait(from_ps(4 * nand.erase_ps));
+    EXPECT_EQ(bench.read_reg(NFC_CQ_TAIL), 11u % 4) << "nothing from before the reset completes";
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(bench.errors.empty()) << bench.errors.front();
 }
 
 }  // namespace

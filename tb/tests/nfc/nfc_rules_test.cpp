@@ -145,6 +145,20 @@ TEST(NfcRules, RingRegistersAreFixedWhileEnabled) {
   EXPECT_TRUE(contains(error, "sq_base written (0x0) while the rings are enabled")) << error;
 }
 
+// Found by nfc_descriptor_fuzzer: ENABLE cleared at the instant of a doorbell, before the fetch,
+// let the NFC fetch and run the descriptors on disabled rings, where their completions waited
+// forever for a CQ_HEAD the firmware may not write.
+TEST(NfcRules, EnableStaysSetWhileSubmittedDescriptorsWaitForTheirFetch) {
+  const std::string error = error_of([](NfcBench& bench) {
+    bench.submit({descriptor(NFC_OP_ERASE, 1, bench.page(0, 0, 0), 1, 0),
+                  descriptor(NFC_OP_ERASE, 2, bench.page(0, 1, 0), 1, 0)});
+    bench.write_reg(NFC_ENABLE, 0);
+  });
+  EXPECT_TRUE(contains(error, "ENABLE cleared with 0 operation(s) outstanding and 2 "
+                              "descriptor(s) submitted but not yet fetched"))
+      << error;
+}
+
 TEST(NfcRules, TheDoorbellStaysInsideTheRing) {
   const std::string error = error_of([](NfcBench& bench) { bench.write_reg(NFC_SQ_TAIL, 256); });
   EXPECT_TRUE(contains(error, "SQ_TAIL = 256 is outside the 256-entry descriptor ring")) << error;
