@@ -6,6 +6,7 @@
 #include "boot_config.h"
 #include "clint_regs.h"
 #include "hal/exit_codes.h"
+#include "job_kinds.h"
 #include "memory_map.h"
 #include "sysctrl_regs.h"
 
@@ -85,6 +86,8 @@ wake_next_hart:
 wait_for_release:
   li t0, MIE_MSIE
   csrs mie, t0
+  /* The wait is idle time (interface/job_kinds.h); what follows, boot, is other's. */
+  csrwi JOB_KIND_CSR, JOB_KIND_IDLE_VALUE
   la t1, boot_release_flag
 release_poll:
   lw t2, 0(t1)
@@ -92,6 +95,7 @@ release_poll:
   wfi
   j release_poll
 released:
+  csrwi JOB_KIND_CSR, 0
   fence r, rw
   csrc mie, t0
   /* Acknowledge the wake-up so the software interrupt is free for the firmware. */

@@ -8,6 +8,7 @@
 #include "ftl/task.h"
 #include "lib/metrics.h"
 #include "hal/csr.h"
+#include "hal/job_kind.h"
 
 /* The mapping update of one write-buffer slot after its program. */
 typedef struct slot_update {
@@ -49,7 +50,9 @@ static void run_slot_update(task_t *task) {
 
 static void resume_slot_update(tp_waiter_t *waiter) {
   slot_update_t *update = LIST_ENTRY(waiter, slot_update_t, update.waiter);
+  uint32_t outer = job_kind_enter(JOB_KIND_FLUSH);
   run_slot_update(&update->task);
+  job_kind_set(outer);
 }
 
 static bool position_is_filler(const flash_op_t *op, uint32_t i) {
@@ -217,7 +220,9 @@ static __attribute__((noinline)) void program_wordlines(bool force) {
 
 void buffer_flush_program(bool force) {
   if (force || flush.refresh_due || programs_due(&ftl_core.wb)) {
+    uint32_t outer = job_kind_enter(JOB_KIND_FLUSH);
     program_wordlines(force);
+    job_kind_set(outer);
   }
 }
 
@@ -270,6 +275,7 @@ bool buffer_flush_init(const grouping_policy_t *grouping, arena_t *arena) {
   }
   for (uint32_t i = 0; i < slots; ++i) {
     flush.updates[i].task.run = run_slot_update;
+    flush.updates[i].task.kind = JOB_KIND_FLUSH;
     flush.updates[i].update.waiter.resume = resume_slot_update;
   }
   flush.watermark_pages =

@@ -1,5 +1,6 @@
 #include "ftl/flash.h"
 
+#include "hal/job_kind.h"
 #include "hal/nfc.h"
 
 static uint32_t pow2_at_least(uint32_t value) {
@@ -73,6 +74,7 @@ flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner)
   op->done = done;
   op->owner = owner;
   op->user = 0;
+  op->kind = job_kind_current();
   /* Entries beyond io_set are still clear: a host read sets one of its io_per_op. */
   for (uint32_t i = 0; i < op->io_set; ++i) {
     op->io[i].buffer = 0;
@@ -134,8 +136,10 @@ void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t pl
   submit(op, nfc_erase_descriptor((uint32_t)(op - flash->ops), ppn, planes), vpn, planes);
 }
 
+/* Charged to the job kind that issued the operation: the caller restores its own. */
 static void complete(flash_layer_t *flash, const nfc_completion_t *completion) {
   flash_op_t *op = &flash->ops[completion->id];
+  job_kind_set(op->kind);
   op->done(op, completion->status);
   op->next_free = flash->free_ops;
   flash->free_ops = op;
@@ -163,6 +167,7 @@ static __attribute__((noinline)) uint32_t drain(flash_layer_t *flash) {
     complete(flash, &completion);
     ++drained;
   }
+  job_kind_set(JOB_KIND_OTHER); /* the main loop's */
   return drained;
 }
 
@@ -171,6 +176,7 @@ uint32_t flash_drain(flash_layer_t *flash) {
 }
 
 uint32_t flash_drain_if(flash_layer_t *flash, bool (*accept)(const flash_op_t *op)) {
+  uint32_t outer = job_kind_current();
   uint32_t ran = 0;
   while (flash->queue_tail != flash->queue_head) {
     nfc_completion_t completion = flash->queue[flash->queue_tail & flash->queue_mask];
@@ -182,6 +188,7 @@ uint32_t flash_drain_if(flash_layer_t *flash, bool (*accept)(const flash_op_t *o
       flash->deferred[flash->deferred_count++] = completion;
     }
   }
+  job_kind_set(outer);
   return ran;
 }
 

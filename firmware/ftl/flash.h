@@ -28,6 +28,7 @@ struct flash_op {
   uint32_t vpn;       /* first page */
   uint32_t planes;
   uint32_t user;      /* the caller's */
+  uint32_t kind;      /* the job kind in force when it was taken: its completion's too */
   nfc_io_t *io;       /* FLASH_MAX_IO entries */
   uint32_t io_set;    /* io entries set since the record was taken: what the next take clears */
   uint32_t *oob;      /* oob_words per io entry */
@@ -94,7 +95,9 @@ void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t pla
 void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
 void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
 
-/* Runs the callbacks of every completion queued so far; returns how many. */
+/* Runs the callbacks of every completion queued so far, each under the job kind in force when
+ * its operation was taken (hal/job_kind.h); returns how many. From the main loop only: it leaves
+ * JOB_KIND_OTHER, the loop's own kind, in force. */
 uint32_t flash_drain(flash_layer_t *flash);
 
 /* Runs only the callbacks `accept` allows, setting the others aside in order for the next

@@ -13,6 +13,7 @@
 #include "hal/console.h"
 #include "hal/csr.h"
 #include "hal/irq.h"
+#include "hal/job_kind.h"
 #include "hal/system.h"
 #include "hal/timer.h"
 #include "lib/format.h"
@@ -124,10 +125,19 @@ static bool flush_waiting_tps(void) {
   return false;
 }
 
+/* Host events are the host's; each flash completion is charged to the job kind that issued its
+ * operation (ftl/flash.c). */
 static void take_events(void) {
   hic_event_t event;
+  uint32_t outer = JOB_KIND_COUNT; /* none entered */
   while (hic_next_event(&event)) {
+    if (outer == JOB_KIND_COUNT) {
+      outer = job_kind_enter(JOB_KIND_HOST);
+    }
     host_pipeline_event(&event);
+  }
+  if (outer != JOB_KIND_COUNT) {
+    job_kind_set(outer);
   }
   if (flash_drain(&ftl_core.flash) != 0) {
     task_flash_freed();
@@ -136,7 +146,11 @@ static void take_events(void) {
 
 void ftl_run(void) {
   /* Interrupts stay disabled: the loop runs their handlers itself (irq_poll), and WFI still
-   * wakes on a pending one. A trap per event would save and restore every register. */
+   * wakes on a pending one. A trap per event would save and restore every register.
+   * Job kinds (hal/job_kind.h): the loop's own checks and the interrupt handlers are
+   * JOB_KIND_OTHER's; each step that finds work charges it to its kind (host intake and dispatch,
+   * write-buffer flushes, the TP store, GC, the worker's results, each task its own) and comes
+   * back; the sleep in WFI is JOB_KIND_IDLE's. */
   irq_disable();
   for (;;) {
     irq_poll();

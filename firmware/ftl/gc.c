@@ -5,6 +5,7 @@
 #include "ftl/task.h"
 #include "hal/console.h"
 #include "hal/csr.h"
+#include "hal/job_kind.h"
 #include "hal/system.h"
 #include "lib/bitmap.h"
 #include "lib/metrics.h"
@@ -541,7 +542,9 @@ void gc_consider(bool host_blocked) {
   bool below_background = pools_low(env.boot->ftl_gc_background_free);
   if (wear_due || host_blocked || below_background || env.blocks->rescues_due != 0 ||
       policy_due()) {
+    uint32_t outer = job_kind_enter(JOB_KIND_GC);
     start_job(host_blocked, below_background);
+    job_kind_set(outer);
   }
 }
 
@@ -812,7 +815,9 @@ static void run_gc_move(task_t *task) {
 
 static void resume_gc_move(tp_waiter_t *waiter) {
   gc_move_t *move = LIST_ENTRY(waiter, gc_move_t, update.waiter);
+  uint32_t outer = job_kind_enter(JOB_KIND_GC);
   run_gc_move(&move->task);
+  job_kind_set(outer);
 }
 
 /* Every member of the victim is erased (or retired): the stripe is free. */
@@ -1044,9 +1049,11 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   }
   for (uint32_t i = 0; i < batch_capacity(); ++i) {
     gc.moves[i].task.run = run_gc_move;
+    gc.moves[i].task.kind = JOB_KIND_GC;
     gc.moves[i].update.waiter.resume = resume_gc_move;
   }
   gc.task.run = run_gc;
+  gc.task.kind = JOB_KIND_GC;
   gc.stage = GC_IDLE;
   gc.victim = BLOCK_NONE;
   gc.erasing.stripe = BLOCK_NONE;

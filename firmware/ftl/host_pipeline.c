@@ -8,6 +8,7 @@
 #include "ftl/policy.h"
 #include "ftl/task.h"
 #include "hal/console.h"
+#include "hal/job_kind.h"
 #include "hal/system.h"
 #include "hal/timer.h"
 #include "lib/hash.h"
@@ -441,7 +442,9 @@ static void run_request(task_t *task) {
 
 static void resume_request(tp_waiter_t *waiter) {
   page_request_t *request = LIST_ENTRY(waiter, page_request_t, update.waiter);
+  uint32_t outer = job_kind_enter(JOB_KIND_HOST);
   run_request(&request->task);
+  job_kind_set(outer);
 }
 
 /* Host transfer finished: a read page is out, or a write page is in the buffer. */
@@ -466,7 +469,7 @@ static bool page_is_partial(const command_t *command, uint32_t page) {
          (page == command->pages - 1u && (command->flags & HIC_CMD_PARTIAL_LAST) != 0);
 }
 
-void host_pipeline_dispatch(void) {
+static void dispatch(void) {
   while (!list_empty(&pipeline.dispatch_queue) && pipeline.free_request_count != 0) {
     command_t *command = LIST_ENTRY(pipeline.dispatch_queue.next, command_t, link);
     uint32_t page = command->next_page++;
@@ -517,6 +520,14 @@ void host_pipeline_dispatch(void) {
   }
 }
 
+void host_pipeline_dispatch(void) {
+  if (host_pipeline_can_dispatch()) {
+    uint32_t outer = job_kind_enter(JOB_KIND_HOST);
+    dispatch();
+    job_kind_set(outer);
+  }
+}
+
 static void new_command(const hic_event_t *event) {
   command_t *command = &pipeline.commands[event->cmd_id];
   command->op = event->op;
@@ -547,16 +558,16 @@ static void new_command(const hic_event_t *event) {
   list_push_back(&pipeline.dispatch_queue, &command->link);
 }
 
-void host_pipeline_advance_flush(void) {
-  if (list_empty(&pipeline.flush_queue)) {
-    return;
-  }
+/* The flush commands waiting: the write buffer programmed, then the scheme's dirty entries. */
+static void advance_flush(void) {
   buffer_flush_program(true);
   if (!wb_all_clean(&ftl_core.wb)) {
     return; /* buffered pages still programming or updating */
   }
+  uint32_t outer = job_kind_enter(JOB_KIND_TRANSLATION);
   ftl_core.scheme->flush();
   tp_store_pump(&ftl_core.tp_store, true);
+  job_kind_set(outer);
   if (!tp_store_idle(&ftl_core.tp_store)) {
     return;
   }
@@ -566,6 +577,14 @@ void host_pipeline_advance_flush(void) {
   }
   pipeline.flushing = false;
   task_wake(TASK_WAIT_BUFFER, TASK_WAKE_ALL);
+}
+
+void host_pipeline_advance_flush(void) {
+  if (!list_empty(&pipeline.flush_queue)) {
+    uint32_t outer = job_kind_enter(JOB_KIND_FLUSH);
+    advance_flush();
+    job_kind_set(outer);
+  }
 }
 
 void host_pipeline_event(const hic_event_t *event) {
@@ -641,6 +660,7 @@ bool host_pipeline_init(const hic_geometry_t *host, arena_t *arena) {
   pipeline.buffer_waiters = 0;
   for (uint32_t i = 0; i < pipeline.request_count; ++i) {
     pipeline.requests[i].task.run = run_request;
+    pipeline.requests[i].task.kind = JOB_KIND_HOST;
     pipeline.requests[i].update.waiter.resume = resume_request;
     pipeline.free_requests[i] = pipeline.request_count - 1u - i;
   }

@@ -1,6 +1,7 @@
 #include "ftl/task.h"
 
 #include "ftl/core.h"
+#include "hal/job_kind.h"
 
 uint64_t task_update_oob_reads;
 
@@ -54,9 +55,11 @@ static __attribute__((noinline)) bool run_ready(void) {
     }
     list_node_t *node = list_pop_front(&tasks.ready);
     if (node == 0) {
+      job_kind_set(JOB_KIND_OTHER); /* the main loop's */
       return ran;
     }
     task_t *task = LIST_ENTRY(node, task_t, link);
+    job_kind_set(task->kind);
     task->run(task);
     ran = true;
   }

@@ -18,6 +18,7 @@ typedef struct task task_t;
 struct task {
   list_node_t link;
   void (*run)(task_t *task);
+  uint32_t kind; /* the job kind its runs are charged to (hal/job_kind.h), set by its owner */
 };
 
 typedef enum task_wait {
@@ -47,7 +48,8 @@ void task_wake(task_wait_t queue, uint32_t count);
  * tasks are done. */
 void task_flash_freed(void);
 
-/* Runs ready tasks until none is left; true when any ran. */
+/* Runs ready tasks until none is left, each under its job kind; true when any ran. From the main
+ * loop only: it leaves JOB_KIND_OTHER, the loop's own kind, in force. */
 bool task_run_ready(void);
 
 /* Asks the TP store for `tp` on behalf of `task` (a TP store without room puts the task in the

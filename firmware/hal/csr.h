@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "job_kinds.h"
+
 #define MSTATUS_MIE (1u << 3)
 #define MIE_MSIE (1u << 3)
 #define MIE_MTIE (1u << 7)
@@ -15,7 +17,9 @@
 #define MCAUSE_MACHINE_SOFTWARE 3u
 #define MCAUSE_MACHINE_TIMER 7u
 #define MCAUSE_MACHINE_EXTERNAL 11u
-/* ssdvp's own CSR (tlm/cpu/rv_csr.h): bit 0 set, this hart's cycles pass no simulated time. */
+/* ssdvp's own CSRs (tlm/cpu/rv_csr.h). mzerotime: bit 0 set, this hart's cycles pass no
+ * simulated time. mjobkind (JOB_KIND_CSR): the job kind this hart's cycles are charged to
+ * (interface/job_kinds.h, hal/job_kind.h). */
 #define CSR_MZEROTIME 0x7c0
 
 /* The CSR's name, or a macro naming its number (CSR_MZEROTIME), as the assembler takes it. */
@@ -45,8 +49,16 @@
     csr_value_;                                     \
   })
 
+/* Sleeps until an interrupt is pending (or at once when one is). The sleep is charged to the job
+ * kind JOB_KIND_IDLE, and the kind in force before to what follows. */
 static inline void cpu_wait_for_interrupt(void) {
-  __asm__ volatile("wfi" ::: "memory");
+  uint32_t outer;
+  __asm__ volatile("csrrwi %0, " CSR_NAME(JOB_KIND_CSR) ", %1\n\t"
+                   "wfi\n\t"
+                   "csrw " CSR_NAME(JOB_KIND_CSR) ", %0"
+                   : "=&r"(outer)
+                   : "K"(JOB_KIND_IDLE)
+                   : "memory");
 }
 
 #endif

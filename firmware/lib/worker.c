@@ -2,6 +2,7 @@
 
 #include "hal/csr.h"
 #include "hal/irq.h"
+#include "hal/job_kind.h"
 #include "hal/system.h"
 
 /* A ring of job pointers and three counts that only grow: jobs submitted (written by hart 0),
@@ -59,13 +60,19 @@ bool worker_submit(worker_job_t *job) {
   if (mailbox.worker_present) {
     irq_send_software(WORKER_HART);
   } else {
+    uint32_t outer = job_kind_enter(JOB_KIND_JOBS);
     run_next();
+    job_kind_set(outer);
   }
   return true;
 }
 
 uint32_t worker_poll(void) {
   uint32_t finished = __atomic_load_n(&mailbox.finished, __ATOMIC_ACQUIRE);
+  if (mailbox.delivered == finished) {
+    return 0;
+  }
+  uint32_t outer = job_kind_enter(JOB_KIND_JOBS);
   uint32_t count = 0;
   while (mailbox.delivered != finished) {
     worker_job_t *job = mailbox.slots[mailbox.delivered % WORKER_SLOTS];
@@ -76,6 +83,7 @@ uint32_t worker_poll(void) {
     }
     count += 1u;
   }
+  job_kind_set(outer);
   return count;
 }
 
@@ -95,6 +103,9 @@ void worker_run(unsigned hart_id) {
   }
   irq_disable();
   irq_set_software_handler(acknowledge, 0);
+  /* Everything the worker does awake is the jobs' (cpu_wait_for_interrupt charges its sleep to
+   * JOB_KIND_IDLE). */
+  job_kind_set(JOB_KIND_JOBS);
   for (;;) {
     while (__atomic_load_n(&mailbox.finished, __ATOMIC_RELAXED) !=
            __atomic_load_n(&mailbox.submitted, __ATOMIC_ACQUIRE)) {

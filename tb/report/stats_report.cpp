@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tlm/system/job_kinds.h"
+
 namespace ssdvp {
 
 namespace {
@@ -100,6 +102,41 @@ void print_host_summary(std::ostream& out, const nlohmann::json& stats) {
                          ? fmt::format("oracle on, {} pages checked",
                                        oracle.at("pages_checked").get<uint64_t>())
                          : std::string("oracle off"));
+}
+
+// Per hart the share of its cycles charged to each job kind (harts[].job_cycles), in the kinds'
+// order (interface/job_kinds.h), the kinds with no cycles left out; then, when the hart also
+// slept, the shares of the cycles not idle.
+void print_job_cycles(std::ostream& out, const nlohmann::json& harts) {
+  const std::string idle = kJobKindNames[JOB_KIND_IDLE];
+  bool printed = false;
+  for (size_t hart = 0; hart < harts.size(); ++hart) {
+    if (!harts[hart].contains("job_cycles")) continue;
+    const nlohmann::json& by_kind = harts[hart].at("job_cycles");
+    std::vector<std::string> names(kJobKindNames.begin(), kJobKindNames.end());
+    uint64_t total = 0;
+    for (const auto& [kind, cycles] : by_kind.items()) {
+      total += cycles.get<uint64_t>();
+      if (std::find(names.begin(), names.end(), kind) == names.end()) names.push_back(kind);
+    }
+    const uint64_t awake = total - by_kind.value(idle, uint64_t{0});
+    const auto shares = [&](uint64_t of, bool with_idle) {
+      std::vector<std::string> parts;
+      for (const std::string& name : names) {
+        const uint64_t cycles = by_kind.value(name, uint64_t{0});
+        if (cycles == 0 || (!with_idle && name == idle)) continue;
+        parts.push_back(
+            fmt::format("{} {:.1f} %", name, 100.0 * static_cast<double>(cycles) / of));
+      }
+      return fmt::format("{}", fmt::join(parts, ", "));
+    };
+    if (total == 0) continue;
+    out << fmt::format("hart {} cycles: {}", hart, shares(total, true));
+    if (awake != 0 && awake != total) out << fmt::format("; not idle: {}", shares(awake, false));
+    out << "\n";
+    printed = true;
+  }
+  if (printed) out << "\n";
 }
 
 // Per phase the FTL's key figures (tlm/system/ftl_metrics.h), and its memory use.
@@ -323,6 +360,7 @@ void print_summary(std::ostream& out, const nlohmann::json& stats) {
                        width[4]);
   }
   out << "\n";
+  print_job_cycles(out, harts);
 
   print_host_summary(out, stats);
   print_ftl_summary(out, stats);

@@ -24,7 +24,8 @@ struct RunOutcome {
 //   "scenario":  {name, source, sweep_label},
 //   "config":    scenario.resolved,
 //   "outcome":   {outcome, exit_code, message},
-//   "harts":     platform["harts"], passed through (per hart: instret, cycles, sleep_cycles, ...),
+//   "harts":     platform["harts"], passed through (per hart: instret, cycles, sleep_cycles,
+//                job_cycles {<job kind>: cycles}, ...),
 //   "host":      platform["host"] when present, passed through (the host model's statistics),
 //   "ftl":       platform["ftl"] when present, passed through (tlm/system/ftl_metrics.h),
 //   "platform":  every other key of `platform` (simulated_time_ps, ...),
@@ -48,9 +49,9 @@ void write_json(const std::string& path, const nlohmann::json& json);
 void drop_wall_clock_fields(nlohmann::json& stats);
 
 // An aligned table: scenario, outcome, simulated time, per hart instret / cycles / sleep % /
-// IPC (instructions per awake cycle), the host's phases (commands, IOPS, bandwidth, queue
-// occupancy, latency percentiles per op) and oracle, the FTL's key figures per phase and its
-// memory use, then wall time and MIPS.
+// IPC (instructions per awake cycle) and a line of its cycles' shares by job kind, the host's
+// phases (commands, IOPS, bandwidth, queue occupancy, latency percentiles per op) and oracle,
+// the FTL's key figures per phase and its memory use, then wall time and MIPS.
 void print_summary(std::ostream& out, const nlohmann::json& stats);
 
 }  // namespace ssdvp

@@ -1051,7 +1051,7 @@ void Core::reset(uint32_t reset_pc) {
   s.x.fill(0);
   s.f.fill(0);
   s.pc = reset_pc;
-  s.csrs.reset();
+  s.csrs.reset(s.cycle);
   s.in_trap = false;
   s.last_trap = TrapRecord{};
   s.loop_retired = ~uint64_t{0};
@@ -1169,6 +1169,13 @@ uint64_t Core::timed_cycles() const {
   return state_->cycle - state_->csrs.zero_time_cycles(state_->cycle);
 }
 bool Core::in_zero_time() const { return state_->csrs.in_zero_time(); }
+uint64_t Core::job_kind_cycles(uint32_t kind) const {
+  if (kind >= JOB_KIND_LIMIT) {
+    throw std::runtime_error(fmt::format("hart {}: job kind {} out of range 0..{}",
+                                         state_->hart_id, kind, JOB_KIND_LIMIT - 1));
+  }
+  return state_->csrs.job_kind_cycles(kind, state_->cycle);
+}
 uint64_t Core::loads() const { return state_->loads; }
 uint64_t Core::stores() const { return state_->stores; }
 bool Core::in_trap() const { return state_->in_trap; }

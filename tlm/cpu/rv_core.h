@@ -77,6 +77,9 @@ class Core {
   // Cycles that pass simulated time: all of them but those spent with mzerotime set.
   uint64_t timed_cycles() const;
   bool in_zero_time() const;
+  // Cycles charged to job kind `kind` (< JOB_KIND_LIMIT, interface/job_kinds.h): those spent,
+  // asleep too, while mjobkind held it. They sum to cycles().
+  uint64_t job_kind_cycles(uint32_t kind) const;
   uint64_t loads() const;
   uint64_t stores() const;
   bool in_trap() const;           // between trap entry and mret

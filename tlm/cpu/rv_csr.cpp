@@ -66,17 +66,22 @@ const char* csr_name(uint32_t address) {
 
 CsrFile::CsrFile(uint32_t hart_id) : hart_id_(hart_id) {}
 
-void CsrFile::reset() {
+void CsrFile::reset(uint64_t cycles_now) {
   const uint32_t hart_id = hart_id_;
   const uint32_t mip = mip_;  // pending lines are driven by the platform, not reset by the hart
   // mzerotime and its accounting survive: the hart's timed cycles must never go back or jump.
   const bool zero_time = zero_time_;
   const uint64_t zero_time_since = zero_time_since_, zero_time_cycles = zero_time_cycles_;
+  // So do the cycles charged to job kinds; mjobkind itself returns to 0 from now on.
+  std::array<uint64_t, JOB_KIND_LIMIT> job_kind_cycles = job_kind_cycles_;
+  job_kind_cycles[job_kind_] += cycles_now - job_kind_since_;
   *this = CsrFile(hart_id);
   mip_ = mip;
   zero_time_ = zero_time;
   zero_time_since_ = zero_time_since;
   zero_time_cycles_ = zero_time_cycles;
+  job_kind_cycles_ = job_kind_cycles;
+  job_kind_since_ = cycles_now;
 }
 
 bool CsrFile::read(uint32_t address, const Counters& now, uint32_t& value) const {
@@ -107,6 +112,7 @@ bool CsrFile::read(uint32_t address, const Counters& now, uint32_t& value) const
     case csr::kMvendorid: case csr::kMarchid: case csr::kMimpid: value = 0; return true;
     case csr::kMhartid: value = hart_id_; return true;
     case csr::kMzerotime: value = zero_time_ ? 1u : 0u; return true;
+    case csr::kMjobkind: value = job_kind_; return true;
   }
   if (zero_csr(address)) {
     value = 0;
@@ -163,6 +169,12 @@ bool CsrFile::write(uint32_t address, uint32_t value, const Counters& now) {
       if (on && !zero_time_) zero_time_since_ = now.cycles;
       if (!on && zero_time_) zero_time_cycles_ += now.cycles - zero_time_since_;
       zero_time_ = on;
+      return true;
+    }
+    case csr::kMjobkind: {  // WARL: bits 3:0; the cycles so far go to the kind held until now
+      job_kind_cycles_[job_kind_] += now.cycles - job_kind_since_;
+      job_kind_since_ = now.cycles;
+      job_kind_ = value & csr::kJobKindMask;
       return true;
     }
   }

@@ -4,7 +4,10 @@
 // instructions in plain integers and a software write costs nothing later.
 #pragma once
 
+#include <array>
 #include <cstdint>
+
+#include "interface/job_kinds.h"
 
 namespace ssdvp::cpu {
 
@@ -39,6 +42,10 @@ constexpr uint32_t kMstatush = 0x310;
 // pass no simulated time (mcycle still counts them). A what-if for experiments that ask what a
 // piece of firmware would do if it took no time, such as RQFTL's zero-time training.
 constexpr uint32_t kMzerotime = 0x7C0;
+// mjobkind: the job kind the hart's cycles are charged to (interface/job_kinds.h), bits 3:0 (WARL);
+// every cycle the hart spends, asleep too, counts under the kind it holds. Reset value 0.
+constexpr uint32_t kMjobkind = JOB_KIND_CSR;
+constexpr uint32_t kJobKindMask = JOB_KIND_LIMIT - 1;
 // The hardware performance monitor the spec requires to exist, here read-only zero (a legal
 // implementation): mhpmevent3..31, mhpmcounter3..31 and their high halves, and the user views
 // hpmcounter3..31(h).
@@ -79,7 +86,9 @@ class CsrFile {
   };
 
   explicit CsrFile(uint32_t hart_id);
-  void reset();
+  // `cycles_now`: the hart's running cycles, which the job kind in force is charged up to before
+  // mjobkind returns to 0.
+  void reset(uint64_t cycles_now);
 
   // CSR instruction access. `now` is the counter state the access sees. read() returns false for
   // an unimplemented CSR; write() returns false for an unimplemented or read-only one.
@@ -101,14 +110,20 @@ class CsrFile {
     return zero_time_cycles_ + (zero_time_ ? cycles_now - zero_time_since_ : 0);
   }
   bool in_zero_time() const { return zero_time_; }
+  // Cycles charged to job kind `kind` (< JOB_KIND_LIMIT) up to `cycles_now`.
+  uint64_t job_kind_cycles(uint32_t kind, uint64_t cycles_now) const {
+    return job_kind_cycles_[kind] + (kind == job_kind_ ? cycles_now - job_kind_since_ : 0);
+  }
+  uint32_t job_kind() const { return job_kind_; }
   // The CSRs firmware reads on its hot paths whose reads need no counters, no FPU check and
-  // change nothing (mip, mie, mhartid), so the executor serves `csrr` of them without leaving its
-  // loop. False for any other CSR.
+  // change nothing (mip, mie, mhartid, mjobkind), so the executor serves `csrr` of them without
+  // leaving its loop. False for any other CSR.
   bool read_plain(uint32_t address, uint32_t& value) const {
     switch (address) {
       case csr::kMip: value = mip_; return true;
       case csr::kMie: value = mie_; return true;
       case csr::kMhartid: value = hart_id_; return true;
+      case csr::kMjobkind: value = job_kind_; return true;
       default: return false;
     }
   }
@@ -141,6 +156,9 @@ class CsrFile {
   bool zero_time_ = false;         // mzerotime bit 0
   uint64_t zero_time_since_ = 0;   // running cycles when it was set
   uint64_t zero_time_cycles_ = 0;  // cycles of the zero-time spans that ended
+  uint32_t job_kind_ = 0;          // mjobkind
+  uint64_t job_kind_since_ = 0;    // running cycles when it was written
+  std::array<uint64_t, JOB_KIND_LIMIT> job_kind_cycles_{};  // of the kinds' spans that ended
 };
 
 }  // namespace ssdvp::cpu

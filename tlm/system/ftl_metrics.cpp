@@ -406,6 +406,16 @@ nlohmann::json FtlMetrics::span_metrics(const Snapshot& begin, const Snapshot& e
                      {"instructions_per_command", ratio(instructions, commands)},
                      {"cycles_per_command", ratio(cycles, commands)},
                      {"awake_cycles_per_command", ratio(cycles - sleep_cycles, commands)}};
+  nlohmann::json harts = nlohmann::json::array();
+  for (size_t hart = 0; hart < end.harts.size(); ++hart) {
+    const HartCycles before = hart < begin.harts.size() ? begin.harts[hart] : HartCycles{};
+    const HartCycles& after = end.harts[hart];
+    harts.push_back({{"hart", hart},
+                     {"cycles", after.cycles - before.cycles},
+                     {"sleep_cycles", after.sleep_cycles - before.sleep_cycles},
+                     {"job_cycles", job_cycles_json(after.job_cycles, before.job_cycles)}});
+  }
+  out["firmware"]["harts"] = std::move(harts);
   return out;
 }
 

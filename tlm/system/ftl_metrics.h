@@ -17,8 +17,10 @@
 // host_write_pages), host_reads_lsb_fraction, gc.cycles_per_selection, tp_reads and tp_writes; and from the platform:
 // erase_count {min, mean, max} over the good blocks at the span's end, and firmware
 // {instructions, cycles, sleep_cycles, instructions_per_command, cycles_per_command,
-// awake_cycles_per_command} (all harts, per host command completed). A ratio whose denominator
-// is 0 is null.
+// awake_cycles_per_command} (all harts, per host command completed), and in it harts: [{hart,
+// cycles, sleep_cycles, job_cycles: {<job kind>: cycles}}] (each hart's, its cycles by the job
+// kind the firmware charged them to: interface/job_kinds.h). A ratio whose denominator is 0 is
+// null.
 //
 // A series column is a counter's growth from the phase's start, a gauge's value, or a ratio
 // over the same span; each ratio also has a column "<name>_interval" over the span since the
@@ -38,6 +40,7 @@
 #include <nlohmann/json.hpp>
 
 #include "interface/fw_stats.h"
+#include "tlm/system/job_kinds.h"
 
 namespace ssdvp {
 
@@ -64,6 +67,13 @@ class FtlMetrics {
     std::vector<uint64_t> values;  // one, or one per bucket
   };
 
+  // One hart's counters in a snapshot.
+  struct HartCycles {
+    uint64_t cycles = 0;
+    uint64_t sleep_cycles = 0;
+    JobKindCycles job_cycles{};    // by job kind (tlm/system/job_kinds.h); they sum to cycles
+  };
+
   struct Snapshot {
     fw_stats_t block{};            // as read (header and tables)
     std::vector<Region> regions;
@@ -71,6 +81,7 @@ class FtlMetrics {
     uint64_t instructions = 0;     // instret of all harts
     uint64_t cycles = 0;           // cycles of all harts, sleep included
     uint64_t sleep_cycles = 0;     // of those, in WFI
+    std::vector<HartCycles> harts; // each hart's
     uint64_t host_commands = 0;    // commands the host saw completed
     EraseCounts erase_counts;
     uint64_t time_ps = 0;

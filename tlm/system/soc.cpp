@@ -14,11 +14,19 @@
 #include "interface/memory_map.h"
 #include "interface/oob_layout.h"
 #include "interface/rqrmi_model.h"
+#include "tlm/system/job_kinds.h"
 #include "tlm/system/log.h"
 #include "tlm/system/sim_time.h"
 
 namespace ssdvp {
 namespace {
+
+// The hart's cycles by job kind, so far.
+JobKindCycles job_kind_cycles(const cpu::Core& core) {
+  JobKindCycles cycles{};
+  for (uint32_t kind = 0; kind < JOB_KIND_LIMIT; ++kind) cycles[kind] = core.job_kind_cycles(kind);
+  return cycles;
+}
 
 // The run loop returns to the host every this many quanta: to let the wave writer drop what
 // is final, and to notice a hang without a periodic event that would itself prevent starvation.
@@ -479,6 +487,8 @@ std::optional<std::string> Soc::ftl_snapshot(FtlMetrics::Snapshot& snapshot,
     snapshot.instructions += hart->core().instret();
     snapshot.cycles += hart->core().cycles();
     snapshot.sleep_cycles += hart->core().sleep_cycles();
+    snapshot.harts.push_back({hart->core().cycles(), hart->core().sleep_cycles(),
+                              job_kind_cycles(hart->core())});
   }
   snapshot.host_commands = host_.commands_completed();
   if (!with_wear) return std::nullopt;
@@ -756,6 +766,7 @@ void Soc::report(nlohmann::json& out) const {
                      {"cycles", core.cycles()},
                      {"sleep_cycles", core.sleep_cycles()},
                      {"zero_time_cycles", core.cycles() - core.timed_cycles()},
+                     {"job_cycles", job_cycles_json(job_kind_cycles(core))},
                      {"loads", core.loads()},
                      {"stores", core.stores()},
                      {"bus_transactions", hart->bus_transactions()}});

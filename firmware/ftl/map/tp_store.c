@@ -4,6 +4,7 @@
 
 #include "hal/console.h"
 #include "hal/irq.h"
+#include "hal/job_kind.h"
 #include "hal/system.h"
 #include "lib/bitmap.h"
 #include "lib/metrics.h"
@@ -357,7 +358,9 @@ static __attribute__((noinline)) void deliver_deferred(tp_store_t *store) {
 
 void tp_store_deliver(tp_store_t *store) {
   if (!list_empty(&store->deliveries)) {
+    uint32_t outer = job_kind_enter(JOB_KIND_TRANSLATION);
     deliver_deferred(store);
+    job_kind_set(outer);
   }
 }
 
@@ -513,7 +516,9 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
 
 void tp_store_pump(tp_store_t *store, bool force) {
   if (store->dirty_count != 0) {
+    uint32_t outer = job_kind_enter(JOB_KIND_TRANSLATION);
     program_dirty(store, force);
+    job_kind_set(outer);
   }
 }
 

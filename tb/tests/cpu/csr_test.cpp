@@ -1,6 +1,7 @@
 // Zicsr: read/write/set/clear semantics, read-only and unimplemented CSRs, the counters and the
 // WARL fields of the machine CSRs.
 #include <cstdint>
+#include <stdexcept>
 
 #include "tb/tests/cpu/core_fixture.h"
 
@@ -92,6 +93,87 @@ TEST_F(CsrTest, ZeroTimeCyclesCountInMcycleButPassNoTime) {
   EXPECT_GT(core.timed_cycles(), timed_mid);
 }
 
+// mjobkind (0x7C1, ssdvp's own): bits 3:0 (WARL), reset value 0, read back as written.
+TEST_F(CsrTest, JobKindReadsBackWhatWasWrittenAndResetsToZero) {
+  Program p = program();
+  p << csrrs(a1, csr::kMjobkind, zero)   // 0 after reset
+    << csrrwi(a2, csr::kMjobkind, 5)     // a2 = 0, kind 5
+    << csrrs(a3, csr::kMjobkind, zero)   // 5
+    << csrrw(a4, csr::kMjobkind, a0)     // a4 = 5, kind = a0's bits 3:0
+    << csrrs(a5, csr::kMjobkind, zero);
+  start(p);
+  core.set_reg(a0, 0x1F3);
+  steps(5);
+  EXPECT_EQ(core.reg(a1), 0u);
+  EXPECT_EQ(core.reg(a2), 0u);
+  EXPECT_EQ(core.reg(a3), 5u);
+  EXPECT_EQ(core.reg(a4), 5u);
+  EXPECT_EQ(core.reg(a5), 3u) << "only bits 3:0 are kept";
+  EXPECT_EQ(csr_value(csr::kMjobkind), 3u);
+
+  // A hart reset returns the CSR to 0; the cycles charged so far stay where they were.
+  uint64_t charged = 0;
+  for (uint32_t kind = 0; kind < JOB_KIND_LIMIT; ++kind) charged += core.job_kind_cycles(kind);
+  EXPECT_EQ(charged, core.cycles());
+  const uint64_t kind3 = core.job_kind_cycles(3);
+  EXPECT_GT(kind3, 0u);
+  core.reset(kCode);
+  EXPECT_EQ(csr_value(csr::kMjobkind), 0u);
+  EXPECT_EQ(core.job_kind_cycles(3), kind3);
+  steps(kPrologueInstructions);
+  EXPECT_EQ(core.job_kind_cycles(3), kind3) << "after the reset the cycles go to kind 0";
+  charged = 0;
+  for (uint32_t kind = 0; kind < JOB_KIND_LIMIT; ++kind) charged += core.job_kind_cycles(kind);
+  EXPECT_EQ(charged, core.cycles());
+}
+
+// Every cycle goes to the kind the CSR holds while it is spent: instructions with their memory
+// latency, the CSR accesses (a switch is charged to the kind it leaves; the probe has the cost of
+// any CSR access: an instruction that took no cycles would let a loop of them stall simulated
+// time), and WFI sleep. The kinds sum to the hart's cycles.
+TEST_F(CsrTest, CyclesAreChargedToTheJobKindInForce) {
+  bus.sram_read_cycles = 7;
+  Program p = program();
+  p.li(s1, kData);
+  p << csrrwi(zero, csr::kMjobkind, 2) << csrrs(a4, csr::kMjobkind, zero) << addi(a2, a2, 1)
+    << addi(a2, a2, 1) << addi(a2, a2, 1) << lw(a3, s1, 0) << csrrwi(zero, csr::kMjobkind, 4)
+    << wfi() << addi(a2, a2, 1);
+  start(p);
+  steps(2);  // the li (lui + addi)
+  ASSERT_EQ(core.pc(), kAt + 8);
+  step();  // the switch to kind 2
+  const uint64_t before_kind2 = core.cycles();
+  EXPECT_EQ(core.job_kind_cycles(0), before_kind2) << "the prologue and the switch itself";
+  step();  // a read of the kind, charged to it
+  EXPECT_EQ(core.reg(a4), 2u);
+  const uint64_t read_cycles = core.cycles() - before_kind2;
+  EXPECT_EQ(core.job_kind_cycles(2), read_cycles);
+  steps(3);
+  EXPECT_EQ(core.job_kind_cycles(2), read_cycles + 3u) << "the read and three ALU instructions";
+  const uint64_t before_load = core.cycles();
+  step();
+  const uint64_t load_cycles = core.cycles() - before_load;
+  EXPECT_EQ(load_cycles, 1u + 7u) << "the load's cost and the SRAM's latency";
+  EXPECT_EQ(core.job_kind_cycles(2), read_cycles + 3u + load_cycles);
+  step();  // the switch to kind 4, charged to kind 2
+  const uint64_t kind2 = core.job_kind_cycles(2);
+  EXPECT_EQ(kind2, core.cycles() - before_kind2);
+  EXPECT_EQ(core.job_kind_cycles(4), 0u);
+  const uint64_t at_kind4 = core.cycles();
+  EXPECT_EQ(core.run(1000), StopReason::kWfi);
+  const uint64_t wfi_cycles = core.cycles() - at_kind4;
+  EXPECT_GT(wfi_cycles, 0u);
+  core.add_sleep_cycles(500);
+  EXPECT_EQ(core.job_kind_cycles(4), wfi_cycles + 500u) << "the WFI and the sleep";
+  step();
+  EXPECT_EQ(core.job_kind_cycles(4), core.cycles() - at_kind4);
+  EXPECT_EQ(core.job_kind_cycles(2), kind2);
+  uint64_t charged = 0;
+  for (uint32_t kind = 0; kind < JOB_KIND_LIMIT; ++kind) charged += core.job_kind_cycles(kind);
+  EXPECT_EQ(charged, core.cycles());
+  EXPECT_THROW(core.job_kind_cycles(JOB_KIND_LIMIT), std::runtime_error);
+}
+
 TEST_F(CsrTest, ReadOnlyCsrsReadWithX0AndTrapOnWrite) {
   Reservations other_reservations;
   Core hart3(3, bus, other_reservations, InstructionCosts{});
@@ -131,7 +213,7 @@ TEST_F(CsrTest, UnimplementedCsrsAreIllegal) {
       csrrs(a1, 0xC81, zero),  // timeh
       csrrs(a1, 0x302, zero),  // medeleg: no S mode
       csrrs(a1, 0x180, zero),  // satp
-      csrrs(a1, 0x7C1, zero),  // custom, beyond mzerotime
+      csrrs(a1, 0x7C2, zero),  // custom, beyond mzerotime and mjobkind
       csrrw(zero, 0x123, a0),
   };
   for (uint32_t instruction : reads) {

@@ -660,6 +660,100 @@ TEST(Rqftl, SameScenarioTwiceGivesIdenticalStats) {
   expect_identical_runs(run_rqftl("rqftl_a"), run_rqftl("rqftl_b"));
 }
 
+// ---- Job kinds (interface/job_kinds.h): each hart's cycles by the work they went to ---------
+
+uint64_t kind_sum(const nlohmann::json& job_cycles) {
+  uint64_t sum = 0;
+  for (const auto& [kind, cycles] : job_cycles.items()) sum += cycles.get<uint64_t>();
+  return sum;
+}
+
+// Every cycle of every hart is charged to one job kind, for the run (harts[], and the same in
+// ftl.run) and in each phase; the sleep to idle; only the named kinds appear.
+void expect_every_cycle_charged(const E2eRun& run) {
+  const nlohmann::json& harts = run.stats["harts"];
+  for (size_t hart = 0; hart < harts.size(); ++hart) {
+    const nlohmann::json& kinds = harts[hart]["job_cycles"];
+    for (const char* name : {"other", "host", "flush", "translation", "gc", "jobs", "idle"}) {
+      EXPECT_TRUE(kinds.contains(name)) << name << " " << kinds;
+    }
+    EXPECT_EQ(kinds.size(), 7u) << kinds;
+    EXPECT_EQ(kind_sum(kinds), harts[hart]["cycles"].get<uint64_t>()) << "hart " << hart;
+    EXPECT_GE(kinds["idle"].get<uint64_t>(), harts[hart]["sleep_cycles"].get<uint64_t>());
+    EXPECT_EQ(run.stats["ftl"]["run"]["firmware"]["harts"][hart]["job_cycles"], kinds);
+  }
+  for (const nlohmann::json& span : run.stats["ftl"]["phases"]) {
+    ASSERT_EQ(span["firmware"]["harts"].size(), harts.size());
+    for (const nlohmann::json& hart : span["firmware"]["harts"]) {
+      EXPECT_EQ(kind_sum(hart["job_cycles"]), hart["cycles"].get<uint64_t>())
+          << span["name"] << " hart " << hart["hart"];
+      EXPECT_GE(hart["job_cycles"]["idle"].get<uint64_t>(), hart["sleep_cycles"].get<uint64_t>());
+    }
+  }
+}
+
+uint64_t job_cycles(const nlohmann::json& phase_stats, size_t hart, const char* kind) {
+  return phase_stats["firmware"]["harts"][hart]["job_cycles"][kind].get<uint64_t>();
+}
+
+uint64_t awake_cycles(const nlohmann::json& phase_stats, size_t hart) {
+  const nlohmann::json& figures = phase_stats["firmware"]["harts"][hart];
+  return figures["cycles"].get<uint64_t>() - figures["sleep_cycles"].get<uint64_t>();
+}
+
+// A nearly full device overwritten at random: GC's work (victims read, moved, mapped, erased)
+// takes most of the overwrite's awake cycles and is charged to gc, while the fill before it
+// charges next to nothing there; host commands go to host and the write buffer's programs to
+// flush. The summary names each hart's shares.
+TEST(FtlJobKinds, EveryCycleIsChargedToAKindAndGcWorkToGc) {
+  const E2eRun run = run_scenario(
+      "job_kinds", device_yaml("dftl") + "workload:\n  phases:\n" + fill_phase(kHostBytes) +
+                       stream_phase("overwrite", bytes(kHostBytes / 2),
+                                    "pattern: random, read_fraction: 0.0, size: 8KiB, "
+                                    "queue_depth: 32") +
+                       verify_phase(4 << 20));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  ASSERT_NO_FATAL_FAILURE(expect_every_cycle_charged(run));
+  const nlohmann::json& fill = phase(run, 0);
+  const nlohmann::json& overwrite = phase(run, 1);
+  ASSERT_GT(overwrite["gc"]["pages_moved"].get<uint64_t>(), 0u);
+  EXPECT_GT(job_cycles(overwrite, 0, "gc"), awake_cycles(overwrite, 0) / 4);
+  EXPECT_LT(job_cycles(fill, 0, "gc"), awake_cycles(fill, 0) / 100);
+  EXPECT_GT(job_cycles(fill, 0, "host"), awake_cycles(fill, 0) / 10);
+  EXPECT_GT(job_cycles(fill, 0, "flush"), awake_cycles(fill, 0) / 10);
+  EXPECT_EQ(job_cycles(overwrite, 0, "jobs"), 0u) << "DFTL hands out no jobs";
+  EXPECT_TRUE(contains(run.process.output, "hart 0 cycles: other ")) << run.process.output;
+}
+
+// RQFTL on two harts: the worker hart's awake cycles are its jobs' (the model trainings and the
+// loop that takes them; only its boot before is other's), at least the training cycles RQFTL
+// measured, and its sleep is idle's; the serving hart charges the deliveries of the trained models
+// to jobs and no GC runs.
+TEST(Rqftl, TheWorkerHartsAwakeCyclesAreJobs) {
+  const E2eRun run = run_rqftl("rqftl_job_kinds");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  ASSERT_NO_FATAL_FAILURE(expect_every_cycle_charged(run));
+  const nlohmann::json& worker = run.stats["harts"][1];
+  const nlohmann::json& kinds = worker["job_cycles"];
+  const uint64_t jobs = kinds["jobs"].get<uint64_t>();
+  const uint64_t training = counter(run.stats["ftl"]["run"], "rqftl", "training_cycles");
+  EXPECT_GT(training, 0u);
+  EXPECT_GE(jobs, training);
+  EXPECT_EQ(jobs + kinds["idle"].get<uint64_t>() + kinds["other"].get<uint64_t>(),
+            worker["cycles"].get<uint64_t>())
+      << kinds;
+  EXPECT_LT(kinds["other"].get<uint64_t>(), jobs / 1000) << "the worker's boot";
+  const uint64_t awake =
+      worker["cycles"].get<uint64_t>() - worker["sleep_cycles"].get<uint64_t>();
+  EXPECT_GE(jobs + kinds["other"].get<uint64_t>(), awake - awake / 100)
+      << "all but the few cycles of each WFI and its CSR writes";
+  const nlohmann::json& server = run.stats["harts"][0]["job_cycles"];
+  EXPECT_GT(server["jobs"].get<uint64_t>(), 0u);
+  EXPECT_GT(server["host"].get<uint64_t>(), 0u);
+  EXPECT_EQ(server["gc"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(contains(run.process.output, "hart 1 cycles: other ")) << run.process.output;
+}
+
 // The write buffer as a data cache: 256 pages (2 MiB) in DRAM, rereads and rewrites of a
 // 1 MiB working set. With clean entries and a high flush watermark nearly every page access hits
 // the buffer; as a plain write buffer that programs every whole wordline at once, few do. Every

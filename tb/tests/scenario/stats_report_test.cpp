@@ -144,5 +144,26 @@ TEST(StatsReport, SummaryShowsOutcomeTimeAndPerHartFigures) {
   }
 }
 
+// Each hart's cycles by job kind: a line of shares in the kinds' order (interface/job_kinds.h),
+// kinds without cycles left out, then the shares of the cycles not idle.
+TEST(StatsReport, SummaryShowsEachHartsCyclesByJobKind) {
+  nlohmann::json platform = platform_report();
+  platform["harts"][0]["job_cycles"] = {{"other", 100u}, {"host", 1200u}, {"flush", 0u},
+                                        {"translation", 0u}, {"gc", 700u}, {"jobs", 0u},
+                                        {"idle", 1000u}};
+  platform["harts"][1]["job_cycles"] = {{"other", 0u}, {"jobs", 3000u}, {"kind9", 0u}};
+  const nlohmann::json stats = make_stats(small_scenario(), {"exit", 0, ""}, platform, 0.5);
+  EXPECT_EQ(stats["harts"][0]["job_cycles"]["gc"], 700u) << "passed through";
+  std::ostringstream out;
+  print_summary(out, stats);
+  const std::string text = out.str();
+  for (const char* line :
+       {"hart 0 cycles: other 3.3 %, host 40.0 %, gc 23.3 %, idle 33.3 %; not idle: other 5.0 %, "
+        "host 60.0 %, gc 35.0 %\n",
+        "hart 1 cycles: jobs 100.0 %\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  }
+}
+
 }  // namespace
 }  // namespace ssdvp
