@@ -576,7 +576,15 @@ class ScenarioResolver {
                            section.empty() ? "<top level>" : section,
                            "keys must be plain names");
     }
-    return key_node.Scalar();
+    // Brackets name a record of a list, which a file writes as a YAML list; a key holding them
+    // would otherwise match a record field's schema ("workload.phases[].name") with no index.
+    const std::string& name = key_node.Scalar();
+    if (name.find_first_of("[]") != std::string::npos) {
+      throw_scenario_error(origin.at(key_node.Mark()), join_key(section, name),
+                           "a key in a file cannot hold '[' or ']': write a list's records as a "
+                           "YAML list (workload: {phases: [{name: ...}]}); indices are for --set");
+    }
+    return name;
   }
 
   // A value without content (`key:` and nothing) has no position of its own (yaml-cpp gives it
