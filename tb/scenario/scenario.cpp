@@ -319,6 +319,15 @@ class ScenarioResolver {
       const std::string name = key_text(entry.first, section.shown, origin);
       const KeyPath key = section.child(name);
       const std::string where = origin.at(entry.first.Mark());
+      // Brackets name a record of a list, which a section writes as a YAML list (a sweep's keys
+      // and --set take indices); here a key holding them would match a record field's schema
+      // ("workload.phases[].name") with no index.
+      if (name.find_first_of("[]") != std::string::npos) {
+        throw_scenario_error(where, key.shown,
+                             "a key here cannot hold '[' or ']': write a list's records as a "
+                             "YAML list (workload: {phases: [{name: ...}]}); indices are for "
+                             "sweep keys and --set");
+      }
       if (!seen.emplace(name, entry.first.Mark()).second) {
         throw_scenario_error(where, key.shown, "duplicate key");
       }
@@ -576,15 +585,7 @@ class ScenarioResolver {
                            section.empty() ? "<top level>" : section,
                            "keys must be plain names");
     }
-    // Brackets name a record of a list, which a file writes as a YAML list; a key holding them
-    // would otherwise match a record field's schema ("workload.phases[].name") with no index.
-    const std::string& name = key_node.Scalar();
-    if (name.find_first_of("[]") != std::string::npos) {
-      throw_scenario_error(origin.at(key_node.Mark()), join_key(section, name),
-                           "a key in a file cannot hold '[' or ']': write a list's records as a "
-                           "YAML list (workload: {phases: [{name: ...}]}); indices are for --set");
-    }
-    return name;
+    return key_node.Scalar();
   }
 
   // A value without content (`key:` and nothing) has no position of its own (yaml-cpp gives it

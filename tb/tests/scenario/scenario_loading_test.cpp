@@ -308,10 +308,10 @@ TEST(ScenarioErrors, DuplicateKey) {
 // index and threw out_of_range past the error handling.
 TEST(ScenarioErrors, AKeyWithBracketsIsRefused) {
   const std::string error = load_error("workload.phases[].name: small\n");
-  EXPECT_TRUE(contains(error, "t.yaml:1:1: workload.phases[].name: a key in a file cannot hold "
-                              "'[' or ']'")) << error;
+  EXPECT_TRUE(contains(error, "t.yaml:1:1: workload.phases[].name: a key here cannot hold '[' "
+                              "or ']'")) << error;
   EXPECT_TRUE(contains(load_error("workload:\n  phases[0]: {name: x}\n"),
-                       "t.yaml:2:3: workload.phases[0]: a key in a file cannot hold"));
+                       "t.yaml:2:3: workload.phases[0]: a key here cannot hold"));
 }
 
 // An empty directory failed only after the run, when the results were written.
