@@ -20,10 +20,11 @@
   X(JOB_KIND_TRANSLATION, "translation") /* TP store: delivery, pump, TP flush */           \
   X(JOB_KIND_GC, "gc")                   /* gc_consider, GC tasks and moves */              \
   X(JOB_KIND_JOBS, "jobs")               /* worker jobs (training, fitting), on_done */     \
+  X(JOB_KIND_COMPACTION, "compaction")   /* mapping-table compaction (LeaFTL, RQFTL pool) */ \
   X(JOB_KIND_IDLE, "idle")               /* WFI */
 
 /* JOB_KIND_IDLE for assembly (a hart's wait for its release in crt0.S). */
-#define JOB_KIND_IDLE_VALUE 6
+#define JOB_KIND_IDLE_VALUE 7
 
 #ifndef __ASSEMBLER__
 #define JOB_KIND_ENUMERATOR_(enumerator, name) enumerator,

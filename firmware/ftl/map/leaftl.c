@@ -47,6 +47,7 @@
 #include "ftl/map/leaftl_group.h"
 #include "ftl/map/map.h"
 #include "ftl/map/scheme_common.h"
+#include "hal/job_kind.h"
 #include "lib/format.h"
 #include "lib/metrics.h"
 #include "lib/sort.h"
@@ -545,6 +546,7 @@ static void learn_batch(void) {
 }
 
 static void compact_all(void) {
+  uint32_t outer = job_kind_enter(JOB_KIND_COMPACTION);
   uint32_t started = lea.env.cycles();
   for (uint32_t g = 0; g < lea.group_count; ++g) {
     if (lea.groups[g].extent != SCHEME_NIL && lea.groups[g].level_count > 1u) {
@@ -564,6 +566,7 @@ static void compact_all(void) {
   ++lea.stats.compactions;
   lea.stats.compaction_cycles += lea.env.cycles() - started;
   refresh_gauges();
+  job_kind_set(outer);
 }
 
 /* ---- groups leaving the pool and coming back ---- */

@@ -1,5 +1,7 @@
 #include "ftl/map/rqftl_pool.h"
 
+#include "hal/job_kind.h"
+
 #include <string.h>
 
 /* A header cell: the owner in the low word (RQFTL_POOL_NONE: dead), the size in the high one. */
@@ -36,6 +38,7 @@ static uint32_t skip_pinned(rqftl_pool_t *pool, uint32_t write, uint32_t pin, ui
 /* Slides the live extents down in order. Around a pinned extent: those before it close up below
  * it, those after it go into the room left below it while they fit, then on above it. */
 static void compact(rqftl_pool_t *pool) {
+  uint32_t outer = job_kind_enter(JOB_KIND_COMPACTION);
   uint32_t pin = pool->pinned;
   uint32_t pin_end = pin == RQFTL_POOL_NONE ? 0u : pin + 1u + rqftl_pool_size(pool, pin);
   uint32_t write = 0;
@@ -58,6 +61,7 @@ static void compact(rqftl_pool_t *pool) {
   }
   pool->top = write;
   ++pool->compactions;
+  job_kind_set(outer);
 }
 
 /* The first dead extent of at least `span` cells (headers included), joining dead neighbours on

@@ -167,6 +167,10 @@ TEST(LeaftlBudget, GroupsLeaveForTheirTranslationPagesAndComeBack) {
   EXPECT_GT(leaftl["groups_written_back"].get<uint64_t>(), 0u);
   EXPECT_GT(leaftl["groups_relearned"].get<uint64_t>(), 0u);
   EXPECT_GT(leaftl["relearn_cycles"].get<uint64_t>(), 0u);
+  // Compactions are charged to their own job kind, at least the cycles LeaFTL counts in them.
+  EXPECT_GT(leaftl["compactions"].get<uint64_t>(), 0u);
+  EXPECT_GE(run.stats["harts"][0]["job_cycles"]["compaction"].get<uint64_t>(),
+            leaftl["compaction_cycles"].get<uint64_t>());
   EXPECT_LE(leaftl["bytes_ours"].get<uint64_t>(), 16u * 1024);
   EXPECT_GT(total["tp_reads"].get<uint64_t>(), 0u);
   EXPECT_GT(total["tp_writes"].get<uint64_t>(), 0u);
@@ -674,10 +678,11 @@ void expect_every_cycle_charged(const E2eRun& run) {
   const nlohmann::json& harts = run.stats["harts"];
   for (size_t hart = 0; hart < harts.size(); ++hart) {
     const nlohmann::json& kinds = harts[hart]["job_cycles"];
-    for (const char* name : {"other", "host", "flush", "translation", "gc", "jobs", "idle"}) {
+    for (const char* name :
+         {"other", "host", "flush", "translation", "gc", "jobs", "compaction", "idle"}) {
       EXPECT_TRUE(kinds.contains(name)) << name << " " << kinds;
     }
-    EXPECT_EQ(kinds.size(), 7u) << kinds;
+    EXPECT_EQ(kinds.size(), 8u) << kinds;
     EXPECT_EQ(kind_sum(kinds), harts[hart]["cycles"].get<uint64_t>()) << "hart " << hart;
     EXPECT_GE(kinds["idle"].get<uint64_t>(), harts[hart]["sleep_cycles"].get<uint64_t>());
     EXPECT_EQ(run.stats["ftl"]["run"]["firmware"]["harts"][hart]["job_cycles"], kinds);
