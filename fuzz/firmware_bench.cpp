@@ -76,6 +76,13 @@ void FirmwareBench::wait_ps(uint64_t ps, const sc_core::sc_event& event) {
 
 uint64_t FirmwareBench::now_ps() const { return to_ps(sc_core::sc_time_stamp()); }
 
+void FirmwareBench::scribble(Reader& in, uint32_t count) {
+  const uint32_t offset = in.take(2);
+  std::vector<uint8_t> bytes(count);
+  for (uint8_t& byte : bytes) byte = static_cast<uint8_t>(in.take(1));
+  write_mem(kSramBase + offset, bytes.data(), count);
+}
+
 bool FirmwareBench::access_word(tlm::tlm_command command, uint32_t address, uint32_t& value) {
   tlm::tlm_generic_payload trans;
   trans.set_command(command);

@@ -66,6 +66,9 @@ class FirmwareBench : public sc_core::sc_module {
   bool write_mem(uint32_t address, const void* data, uint32_t length);
   bool read_mem(uint32_t address, void* data, uint32_t length);
   static bool in_sram(uint32_t address, uint32_t length);
+  // A misbehaving firmware's stray write: `count` bytes from the input at an offset it gives
+  // (2 bytes) from the SRAM's base, wherever that falls.
+  void scribble(Reader& in, uint32_t count);
   void wait_ps(uint64_t ps);
   // Waits for `event`, at most `ps`.
   void wait_ps(uint64_t ps, const sc_core::sc_event& event);

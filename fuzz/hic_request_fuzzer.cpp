@@ -265,11 +265,8 @@ class HicFuzzBench : public FirmwareBench, public ssdvp::host::HicHost {
         break;
       }
       case 6: {
-        const uint32_t offset = in_.take(2);
-        std::vector<uint8_t> bytes(1 + param);
-        for (uint8_t& byte : bytes) byte = static_cast<uint8_t>(in_.take(1));
         fw_.tainted = true;
-        write_mem(kSramBase + offset, bytes.data(), static_cast<uint32_t>(bytes.size()));
+        scribble(in_, 1 + param);
         break;
       }
       default:
