@@ -162,15 +162,21 @@ def load_run(path: str | Path) -> Run:
 
 def load_sweep(path: str | Path) -> list[Run]:
     """The runs of a sweep directory (<index>_<label>/, by index), or [the run] at path."""
+    return [load_run(child) for child in point_directories(path)]
+
+
+def point_directories(path: str | Path) -> list[Path]:
+    """A sweep's point directories (<index>_<label>/, by index, whether or not their run
+    finished), or [path] when path is a run directory (it holds stats.json)."""
     directory = Path(path)
     if (directory / STATS).exists():
-        return [load_run(directory)]
+        return [directory]
     points = [(int(match.group(1)), child) for child in directory.iterdir()
               if child.is_dir() and (match := _SWEEP_POINT.match(child.name))]
     if not points:
         raise FileNotFoundError(f"{directory}: neither a run directory ({STATS}) nor a sweep "
                                 f"(<index>_<label>/ sub-directories)")
-    return [load_run(child) for _, child in sorted(points)]
+    return [child for _, child in sorted(points)]
 
 
 def flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -292,33 +298,30 @@ def failed_record(out: Path, point: dict[str, Any], error: BaseException) -> dic
 
 def run_points(ssdsim: str | Path, out: Path, todo: Sequence[dict[str, Any]], jobs: int,
                resume: bool, figures: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Runs the points `jobs` at a time (run_point); a finished run's record is
-    figures(load_run(directory), point) with its "wall_seconds"; a run that fails, or whose
-    figures raise, is a failed_record, and the rest go on. Answers the records in todo's order
-    and {"runs": name -> wall seconds, "reused": runs --resume kept}."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
-    records, runs, reused = {}, {}, 0
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {}
-        for point in todo:
-            if resume and finished_run(out, point) is not None:
-                reused += 1
-            futures[pool.submit(run_point, ssdsim, out, point, resume)] = point
-        for done, future in enumerate(as_completed(futures), 1):
-            point = futures[future]
-            try:
-                _, directory, seconds = future.result()
-                record = figures(load_run(directory), point)
-                record["wall_seconds"] = round(seconds, 1)
-                runs[point["name"]] = seconds
-                print(f"{point['name']}: done in {seconds:.0f} s ({done}/{len(todo)})",
-                      flush=True)
-            except Exception as error:  # noqa: BLE001 (recorded and reported)
-                record = failed_record(out, point, error)
-                print(f"{point['name']}: FAILED: {record['error']} ({done}/{len(todo)})",
-                      flush=True)
-            records[point["name"]] = record
-    return [records[p["name"]] for p in todo], {"runs": runs, "reused": reused}
+    """Runs the points `jobs` at a time in out/runs/<name> (ssdvp_runner: the scenario written
+    as YAML, JSON being YAML, then ssdsim; progress on stderr); with `resume`, a finished run of
+    the same scenario is kept. A finished run's record is figures(load_run(directory), point)
+    with its "wall_seconds"; a run that fails, or whose figures raise, is a failed_record, and
+    the rest go on. Answers the records in todo's order and {"runs": name -> wall seconds,
+    "reused": runs kept}."""
+    from ssdvp_runner import Job, run_jobs
+    results = run_jobs(ssdsim, [Job(point["name"], out / "runs" / point["name"],
+                                    json.dumps(point["scenario"], indent=1)) for point in todo],
+                       jobs, resume=resume)
+    records, runs = [], {}
+    for point, result in zip(todo, results):
+        try:
+            if result.status == "failed":
+                raise RuntimeError(f"{point['name']}: {result.error} ({result.log})")
+            record = figures(load_run(result.job.directory), point)
+            record["wall_seconds"] = round(result.seconds or 0.0, 1)
+            runs[point["name"]] = result.seconds
+        except Exception as error:  # noqa: BLE001 (recorded and reported)
+            record = failed_record(out, point, error)
+            if result.status != "failed":  # the runner reported its own failures
+                print(f"{point['name']}: FAILED: {record['error']}", file=sys.stderr)
+        records.append(record)
+    return records, {"runs": runs, "reused": sum(r.status == "kept" for r in results)}
 
 
 def parse_list(text: str, allowed: Sequence[Any], what: str, parser: argparse.ArgumentParser
