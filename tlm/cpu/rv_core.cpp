@@ -656,23 +656,62 @@ void Core::State::after_instruction(uint32_t start_pc, uint64_t start_cycle,
 // The loop's helpers must inline: a call would take the addresses of the loop's locals and keep
 // them in memory.
 #define SSDVP_INLINE __attribute__((always_inline))
-// The rare ops share one case for both lengths and step by the slot's length bit.
-#define SSDVP_ANY_LENGTH(OP) \
-  case static_cast<uint8_t>(Op::OP): \
-  case static_cast<uint8_t>(Op::OP) | kWideOp
-// The frequent ops have a case per encoding length (the op byte's kWideOp bit), so the step to
-// the next slot is the constant kStep in each and no register carries the length.
+// Threaded dispatch: every handler ends by retiring its instruction and jumping straight to the
+// next one's handler (SSDVP_NEXT), so each handler has an indirect jump of its own for the host's
+// branch predictor, and there is no loop head to return to. The handlers are labels; `handlers`
+// maps each slot op byte to its label.
+// The operands of the instruction at ip; each handler loads only those it uses.
+#define SSDVP_OPERANDS                                   \
+  const CachedInstruction& e = *ip;                      \
+  [[maybe_unused]] const uint32_t& a = x[e.rs1];         \
+  [[maybe_unused]] const uint32_t& b = x[e.rs2];
+// Ends the batch once the budget is spent, else charges the class cost of the instruction at ip
+// and jumps to its handler.
+#define SSDVP_DISPATCH()                                 \
+  do {                                                   \
+    if (local_cycle >= local_cycle_limit) goto batch_end; \
+    if constexpr (kHooks) {                              \
+      start_pc = local_pc();                             \
+      start_cycle = local_cycle;                         \
+      start_retired = local_retired;                     \
+    }                                                    \
+    local_cycle += op_costs[ip->op_byte];                \
+    goto* handlers[ip->op_byte];                         \
+  } while (0)
+// Retires the instruction a handler finished (a trap already took it back) and goes on.
+#define SSDVP_NEXT()                                     \
+  do {                                                   \
+    if constexpr (kHooks) {                              \
+      sync_out();                                        \
+      after_instruction(start_pc, start_cycle, start_retired); \
+    }                                                    \
+    ++local_retired;                                     \
+    SSDVP_DISPATCH();                                    \
+  } while (0)
+// The rare ops have one handler for both lengths and step by the slot's length bit.
+#define SSDVP_ANY_LENGTH(OP) OP##_any
+// The frequent ops have a handler per encoding length (the op byte's kWideOp bit), so the step
+// to the next slot is the constant kStep in each and no register carries the length.
 #define SSDVP_EACH_LENGTH(OP, ...)                       \
-  case static_cast<uint8_t>(Op::OP): {                   \
+  OP##_narrow : {                                        \
     [[maybe_unused]] constexpr uint32_t kStep = 1;       \
+    SSDVP_OPERANDS                                       \
     __VA_ARGS__                                          \
-    break;                                               \
   }                                                      \
-  case static_cast<uint8_t>(Op::OP) | kWideOp: {         \
+  SSDVP_NEXT();                                          \
+  OP##_wide : {                                          \
     [[maybe_unused]] constexpr uint32_t kStep = 2;       \
+    SSDVP_OPERANDS                                       \
     __VA_ARGS__                                          \
-    break;                                               \
-  }
+  }                                                      \
+  SSDVP_NEXT();
+// Registers the handlers of an op in `handlers`.
+#define SSDVP_ON_EACH_LENGTH(OP)                                        \
+  handlers[static_cast<uint8_t>(Op::OP)] = &&OP##_narrow;               \
+  handlers[static_cast<uint8_t>(Op::OP) | kWideOp] = &&OP##_wide;
+#define SSDVP_ON_ANY_LENGTH(OP)                                         \
+  handlers[static_cast<uint8_t>(Op::OP)] = &&OP##_any;                  \
+  handlers[static_cast<uint8_t>(Op::OP) | kWideOp] = &&OP##_any;
 
 template <bool kHooks>
 void Core::State::execute() {
@@ -792,225 +831,286 @@ void Core::State::execute() {
     sync_in();
   };
 
-  while (local_cycle < local_cycle_limit) {
-    // Slow paths may clear the slot: they read what they need of it before they run.
-    const CachedInstruction& e = *ip;
-    [[maybe_unused]] const uint32_t start_pc = kHooks ? local_pc() : 0;
-    [[maybe_unused]] const uint64_t start_cycle = local_cycle;
-    [[maybe_unused]] const uint64_t start_retired = local_retired;
-    local_cycle += op_costs[e.op_byte];
-    // References: each case loads only the operands it uses.
-    const uint32_t& a = x[e.rs1];
-    const uint32_t& b = x[e.rs2];
-    switch (e.op_byte) {
-      case static_cast<uint8_t>(Op::kNotDecoded): {
-        if (ip >= slots + DecodeCache::kSlotsPerPage) {
-          enter(local_pc());  // a guard slot: straight-line code went on into the next page
-          continue;
-        }
-        // Nothing retires: the fill takes back the count, a fetch fault's trap does too.
-        slow([&] {
-          if (fill_slot(pc)) --retired;
-        });
-        ++local_retired;
-        continue;  // execute the freshly decoded slot (or the trap handler)
+  // The handler of each slot op byte, filled on the first batch (labels are this function's).
+  static const void* handlers[256];
+  static bool handlers_ready = false;
+  if (!handlers_ready) {
+    for (const void*& handler : handlers) handler = &&no_handler;
+    SSDVP_ON_ANY_LENGTH(kNotDecoded)
+    SSDVP_ON_ANY_LENGTH(kIllegal)
+    SSDVP_ON_EACH_LENGTH(kLui) SSDVP_ON_EACH_LENGTH(kAuipc)
+    SSDVP_ON_EACH_LENGTH(kJal) SSDVP_ON_EACH_LENGTH(kJalr)
+    SSDVP_ON_EACH_LENGTH(kBeq) SSDVP_ON_EACH_LENGTH(kBne) SSDVP_ON_EACH_LENGTH(kBlt)
+    SSDVP_ON_EACH_LENGTH(kBge) SSDVP_ON_EACH_LENGTH(kBltu) SSDVP_ON_EACH_LENGTH(kBgeu)
+    SSDVP_ON_EACH_LENGTH(kLb) SSDVP_ON_EACH_LENGTH(kLh) SSDVP_ON_EACH_LENGTH(kLw)
+    SSDVP_ON_EACH_LENGTH(kLbu) SSDVP_ON_EACH_LENGTH(kLhu)
+    SSDVP_ON_EACH_LENGTH(kSb) SSDVP_ON_EACH_LENGTH(kSh) SSDVP_ON_EACH_LENGTH(kSw)
+    SSDVP_ON_EACH_LENGTH(kAddi) SSDVP_ON_EACH_LENGTH(kSlti) SSDVP_ON_EACH_LENGTH(kSltiu)
+    SSDVP_ON_EACH_LENGTH(kXori) SSDVP_ON_EACH_LENGTH(kOri) SSDVP_ON_EACH_LENGTH(kAndi)
+    SSDVP_ON_EACH_LENGTH(kSlli) SSDVP_ON_EACH_LENGTH(kSrli) SSDVP_ON_EACH_LENGTH(kSrai)
+    SSDVP_ON_EACH_LENGTH(kAdd) SSDVP_ON_EACH_LENGTH(kSub) SSDVP_ON_EACH_LENGTH(kSll)
+    SSDVP_ON_EACH_LENGTH(kSlt) SSDVP_ON_EACH_LENGTH(kSltu) SSDVP_ON_EACH_LENGTH(kXor)
+    SSDVP_ON_EACH_LENGTH(kSrl) SSDVP_ON_EACH_LENGTH(kSra) SSDVP_ON_EACH_LENGTH(kOr)
+    SSDVP_ON_EACH_LENGTH(kAnd)
+    SSDVP_ON_EACH_LENGTH(kMul) SSDVP_ON_EACH_LENGTH(kMulh) SSDVP_ON_EACH_LENGTH(kMulhsu)
+    SSDVP_ON_EACH_LENGTH(kMulhu) SSDVP_ON_EACH_LENGTH(kDiv) SSDVP_ON_EACH_LENGTH(kDivu)
+    SSDVP_ON_EACH_LENGTH(kRem) SSDVP_ON_EACH_LENGTH(kRemu)
+    SSDVP_ON_EACH_LENGTH(kFence)
+    SSDVP_ON_ANY_LENGTH(kFenceI) SSDVP_ON_ANY_LENGTH(kWfi) SSDVP_ON_ANY_LENGTH(kEcall)
+    SSDVP_ON_ANY_LENGTH(kEbreak) SSDVP_ON_ANY_LENGTH(kMret) SSDVP_ON_ANY_LENGTH(kCsrrs)
+    SSDVP_ON_ANY_LENGTH(kCsrrw) SSDVP_ON_ANY_LENGTH(kCsrrc) SSDVP_ON_ANY_LENGTH(kCsrrwi)
+    SSDVP_ON_ANY_LENGTH(kCsrrsi) SSDVP_ON_ANY_LENGTH(kCsrrci)
+    SSDVP_ON_ANY_LENGTH(kLrW) SSDVP_ON_ANY_LENGTH(kScW) SSDVP_ON_ANY_LENGTH(kAmoswapW)
+    SSDVP_ON_ANY_LENGTH(kAmoaddW) SSDVP_ON_ANY_LENGTH(kAmoxorW) SSDVP_ON_ANY_LENGTH(kAmoandW)
+    SSDVP_ON_ANY_LENGTH(kAmoorW) SSDVP_ON_ANY_LENGTH(kAmominW) SSDVP_ON_ANY_LENGTH(kAmomaxW)
+    SSDVP_ON_ANY_LENGTH(kAmominuW) SSDVP_ON_ANY_LENGTH(kAmomaxuW)
+    SSDVP_ON_ANY_LENGTH(kFlw) SSDVP_ON_ANY_LENGTH(kFsw)
+    SSDVP_ON_ANY_LENGTH(kFmaddS) SSDVP_ON_ANY_LENGTH(kFmsubS) SSDVP_ON_ANY_LENGTH(kFnmsubS)
+    SSDVP_ON_ANY_LENGTH(kFnmaddS) SSDVP_ON_ANY_LENGTH(kFaddS) SSDVP_ON_ANY_LENGTH(kFsubS)
+    SSDVP_ON_ANY_LENGTH(kFmulS) SSDVP_ON_ANY_LENGTH(kFdivS) SSDVP_ON_ANY_LENGTH(kFsqrtS)
+    SSDVP_ON_ANY_LENGTH(kFsgnjS) SSDVP_ON_ANY_LENGTH(kFsgnjnS) SSDVP_ON_ANY_LENGTH(kFsgnjxS)
+    SSDVP_ON_ANY_LENGTH(kFminS) SSDVP_ON_ANY_LENGTH(kFmaxS) SSDVP_ON_ANY_LENGTH(kFcvtWS)
+    SSDVP_ON_ANY_LENGTH(kFcvtWuS) SSDVP_ON_ANY_LENGTH(kFcvtSW) SSDVP_ON_ANY_LENGTH(kFcvtSWu)
+    SSDVP_ON_ANY_LENGTH(kFmvXW) SSDVP_ON_ANY_LENGTH(kFmvWX) SSDVP_ON_ANY_LENGTH(kFeqS)
+    SSDVP_ON_ANY_LENGTH(kFltS) SSDVP_ON_ANY_LENGTH(kFleS) SSDVP_ON_ANY_LENGTH(kFclassS)
+    // Every op the decoder produces needs its handlers: a missing one fails the first batch.
+    for (unsigned op = static_cast<unsigned>(Op::kIllegal); op < static_cast<unsigned>(Op::kCount);
+         ++op) {
+      if (handlers[op] == &&no_handler || handlers[op | kWideOp] == &&no_handler) {
+        throw std::logic_error(fmt::format("ISS: op {} has no handler", op));
       }
-      SSDVP_ANY_LENGTH(kIllegal):
-        slow([&] { raise_exception(kIllegalInstruction, static_cast<uint32_t>(e.imm)); });
-        break;
-
-      SSDVP_EACH_LENGTH(kLui, write_rd(e, kStep, static_cast<uint32_t>(e.imm));)
-      SSDVP_EACH_LENGTH(kAuipc, write_rd(e, kStep, local_pc() + static_cast<uint32_t>(e.imm));)
-      SSDVP_EACH_LENGTH(kJal, {
-        x[e.rd] = local_pc() + 2 * kStep;
-        jump_by(e.imm);
-      })
-      SSDVP_EACH_LENGTH(kJalr, {
-        const uint32_t target = (a + static_cast<uint32_t>(e.imm)) & ~1u;
-        x[e.rd] = local_pc() + 2 * kStep;
-        enter(target);
-      })
-
-      SSDVP_EACH_LENGTH(kBeq, branch(e, kStep, a == b);)
-      SSDVP_EACH_LENGTH(kBne, branch(e, kStep, a != b);)
-      SSDVP_EACH_LENGTH(kBlt, branch(e, kStep, static_cast<int32_t>(a) < static_cast<int32_t>(b));)
-      SSDVP_EACH_LENGTH(kBge,
-                        branch(e, kStep, static_cast<int32_t>(a) >= static_cast<int32_t>(b));)
-      SSDVP_EACH_LENGTH(kBltu, branch(e, kStep, a < b);)
-      SSDVP_EACH_LENGTH(kBgeu, branch(e, kStep, a >= b);)
-
-      SSDVP_EACH_LENGTH(kLb, {
-        load(e, 1, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
-          x[rd] = static_cast<uint32_t>(static_cast<int8_t>(value));
-          ip += kStep;
-        });
-      })
-      SSDVP_EACH_LENGTH(kLh, {
-        load(e, 2, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
-          x[rd] = static_cast<uint32_t>(static_cast<int16_t>(value));
-          ip += kStep;
-        });
-      })
-      SSDVP_EACH_LENGTH(kLw, load(e, 4, load_into_x(kStep));)
-      SSDVP_EACH_LENGTH(kLbu, load(e, 1, load_into_x(kStep));)
-      SSDVP_EACH_LENGTH(kLhu, load(e, 2, load_into_x(kStep));)
-      SSDVP_EACH_LENGTH(kSb, store(e, kStep, 1, b);)
-      SSDVP_EACH_LENGTH(kSh, store(e, kStep, 2, b);)
-      SSDVP_EACH_LENGTH(kSw, store(e, kStep, 4, b);)
-
-      SSDVP_EACH_LENGTH(kAddi, write_rd(e, kStep, a + static_cast<uint32_t>(e.imm));)
-      SSDVP_EACH_LENGTH(kSlti, write_rd(e, kStep, static_cast<int32_t>(a) < e.imm);)
-      SSDVP_EACH_LENGTH(kSltiu, write_rd(e, kStep, a < static_cast<uint32_t>(e.imm));)
-      SSDVP_EACH_LENGTH(kXori, write_rd(e, kStep, a ^ static_cast<uint32_t>(e.imm));)
-      SSDVP_EACH_LENGTH(kOri, write_rd(e, kStep, a | static_cast<uint32_t>(e.imm));)
-      SSDVP_EACH_LENGTH(kAndi, write_rd(e, kStep, a & static_cast<uint32_t>(e.imm));)
-      SSDVP_EACH_LENGTH(kSlli, write_rd(e, kStep, a << e.imm);)
-      SSDVP_EACH_LENGTH(kSrli, write_rd(e, kStep, a >> e.imm);)
-      SSDVP_EACH_LENGTH(kSrai, {
-        write_rd(e, kStep, static_cast<uint32_t>(static_cast<int32_t>(a) >> e.imm));
-      })
-
-      SSDVP_EACH_LENGTH(kAdd, write_rd(e, kStep, a + b);)
-      SSDVP_EACH_LENGTH(kSub, write_rd(e, kStep, a - b);)
-      SSDVP_EACH_LENGTH(kSll, write_rd(e, kStep, a << (b & 31));)
-      SSDVP_EACH_LENGTH(kSlt,
-                        write_rd(e, kStep, static_cast<int32_t>(a) < static_cast<int32_t>(b));)
-      SSDVP_EACH_LENGTH(kSltu, write_rd(e, kStep, a < b);)
-      SSDVP_EACH_LENGTH(kXor, write_rd(e, kStep, a ^ b);)
-      SSDVP_EACH_LENGTH(kSrl, write_rd(e, kStep, a >> (b & 31));)
-      SSDVP_EACH_LENGTH(kSra, write_rd(e, kStep, static_cast<uint32_t>(static_cast<int32_t>(a) >>
-                                                                       (b & 31)));)
-      SSDVP_EACH_LENGTH(kOr, write_rd(e, kStep, a | b);)
-      SSDVP_EACH_LENGTH(kAnd, write_rd(e, kStep, a & b);)
-
-      SSDVP_EACH_LENGTH(kMul, write_rd(e, kStep, a * b);)
-      SSDVP_EACH_LENGTH(kMulh, {
-        const int64_t product = int64_t{static_cast<int32_t>(a)} * static_cast<int32_t>(b);
-        write_rd(e, kStep, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
-      })
-      SSDVP_EACH_LENGTH(kMulhsu, {
-        const int64_t product = int64_t{static_cast<int32_t>(a)} * int64_t{b};
-        write_rd(e, kStep, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
-      })
-      SSDVP_EACH_LENGTH(kMulhu, write_rd(e, kStep, static_cast<uint32_t>((uint64_t{a} * b) >> 32));)
-      SSDVP_EACH_LENGTH(kDiv, {
-        const auto dividend = static_cast<int32_t>(a);
-        const auto divisor = static_cast<int32_t>(b);
-        if (divisor == 0) {
-          write_rd(e, kStep, ~0u);
-        } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
-          write_rd(e, kStep, a);  // overflow: the quotient is the dividend
-        } else {
-          write_rd(e, kStep, static_cast<uint32_t>(dividend / divisor));
-        }
-      })
-      SSDVP_EACH_LENGTH(kDivu, write_rd(e, kStep, b == 0 ? ~0u : a / b);)
-      SSDVP_EACH_LENGTH(kRem, {
-        const auto dividend = static_cast<int32_t>(a);
-        const auto divisor = static_cast<int32_t>(b);
-        if (divisor == 0) {
-          write_rd(e, kStep, a);
-        } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
-          write_rd(e, kStep, 0);
-        } else {
-          write_rd(e, kStep, static_cast<uint32_t>(dividend % divisor));
-        }
-      })
-      SSDVP_EACH_LENGTH(kRemu, write_rd(e, kStep, b == 0 ? a : a % b);)
-
-      SSDVP_EACH_LENGTH(kFence, ip += kStep;)
-      SSDVP_ANY_LENGTH(kFenceI):
-        ip += e.halfwords();
-        slow([&] { flush_decode_cache(); });
-        break;
-      SSDVP_ANY_LENGTH(kWfi):
-        ip += e.halfwords();
-        if (!csrs.pending_and_enabled()) {
-          stop = StopReason::kWfi;
-          cycle_limit = 0;
-          local_cycle_limit = 0;
-        }
-        break;
-      SSDVP_ANY_LENGTH(kEcall):
-        slow([&] { raise_exception(kEcallFromMachine, 0); });
-        break;
-      SSDVP_ANY_LENGTH(kEbreak):
-        slow([&] { raise_exception(kBreakpoint, 0); });
-        break;
-      SSDVP_ANY_LENGTH(kMret):
-        slow([&] { execute_mret(); });
-        break;
-      SSDVP_ANY_LENGTH(kCsrrs): {
-        uint32_t value = 0;
-        if (e.rs1 == 0 && csrs.read_plain(static_cast<uint32_t>(e.imm), value)) {
-          x[e.rd] = value;
-          ip += e.halfwords();
-          break;
-        }
-        slow([&] { execute_csr(e); });
-        break;
-      }
-      SSDVP_ANY_LENGTH(kCsrrw): SSDVP_ANY_LENGTH(kCsrrc):
-      SSDVP_ANY_LENGTH(kCsrrwi): SSDVP_ANY_LENGTH(kCsrrsi): SSDVP_ANY_LENGTH(kCsrrci):
-        slow([&] { execute_csr(e); });
-        break;
-      SSDVP_ANY_LENGTH(kLrW): SSDVP_ANY_LENGTH(kScW): SSDVP_ANY_LENGTH(kAmoswapW):
-      SSDVP_ANY_LENGTH(kAmoaddW): SSDVP_ANY_LENGTH(kAmoxorW): SSDVP_ANY_LENGTH(kAmoandW):
-      SSDVP_ANY_LENGTH(kAmoorW): SSDVP_ANY_LENGTH(kAmominW): SSDVP_ANY_LENGTH(kAmomaxW):
-      SSDVP_ANY_LENGTH(kAmominuW): SSDVP_ANY_LENGTH(kAmomaxuW):
-        slow([&] { execute_atomic(e); });
-        break;
-      SSDVP_ANY_LENGTH(kFlw):
-        if (!csrs.fpu_enabled()) {
-          slow([&] { raise_illegal_instruction(); });
-        } else {
-          const uint32_t step = e.halfwords();
-          load(e, 4, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
-            f[rd] = value;
-            csrs.mark_fpu_dirty();
-            ip += step;
-          });
-        }
-        break;
-      SSDVP_ANY_LENGTH(kFsw):
-        if (!csrs.fpu_enabled()) {
-          slow([&] { raise_illegal_instruction(); });
-        } else {
-          store(e, e.halfwords(), 4, f[e.rs2]);
-        }
-        break;
-      SSDVP_ANY_LENGTH(kFmaddS): SSDVP_ANY_LENGTH(kFmsubS): SSDVP_ANY_LENGTH(kFnmsubS):
-      SSDVP_ANY_LENGTH(kFnmaddS): SSDVP_ANY_LENGTH(kFaddS): SSDVP_ANY_LENGTH(kFsubS):
-      SSDVP_ANY_LENGTH(kFmulS): SSDVP_ANY_LENGTH(kFdivS): SSDVP_ANY_LENGTH(kFsqrtS):
-      SSDVP_ANY_LENGTH(kFsgnjS): SSDVP_ANY_LENGTH(kFsgnjnS): SSDVP_ANY_LENGTH(kFsgnjxS):
-      SSDVP_ANY_LENGTH(kFminS): SSDVP_ANY_LENGTH(kFmaxS): SSDVP_ANY_LENGTH(kFcvtWS):
-      SSDVP_ANY_LENGTH(kFcvtWuS): SSDVP_ANY_LENGTH(kFcvtSW): SSDVP_ANY_LENGTH(kFcvtSWu):
-      SSDVP_ANY_LENGTH(kFmvXW): SSDVP_ANY_LENGTH(kFmvWX): SSDVP_ANY_LENGTH(kFeqS):
-      SSDVP_ANY_LENGTH(kFltS): SSDVP_ANY_LENGTH(kFleS): SSDVP_ANY_LENGTH(kFclassS):
-        if (execute_float(e)) {
-          ip += e.halfwords();
-        } else {
-          slow([&] { raise_illegal_instruction(); });
-        }
-        break;
-      default:
-        // fill_slot stores only decoded ops: telling the compiler so drops the jump table's
-        // range test.
-        __builtin_unreachable();
     }
-    if constexpr (kHooks) {
-      sync_out();
-      after_instruction(start_pc, start_cycle, start_retired);
-    }
-    ++local_retired;
+    handlers_ready = true;
   }
+
+  [[maybe_unused]] uint32_t start_pc = 0;
+  [[maybe_unused]] uint64_t start_cycle = 0;
+  [[maybe_unused]] uint64_t start_retired = 0;
+  SSDVP_DISPATCH();
+
+SSDVP_ANY_LENGTH(kNotDecoded):
+  if (ip >= slots + DecodeCache::kSlotsPerPage) {
+    enter(local_pc());  // a guard slot: straight-line code went on into the next page
+    SSDVP_DISPATCH();
+  }
+  // Nothing retires: the fill takes back the count, a fetch fault's trap does too.
+  slow([&] {
+    if (fill_slot(pc)) --retired;
+  });
+  ++local_retired;
+  SSDVP_DISPATCH();  // the freshly decoded slot (or the trap handler)
+SSDVP_ANY_LENGTH(kIllegal): {
+  SSDVP_OPERANDS
+  slow([&] { raise_exception(kIllegalInstruction, static_cast<uint32_t>(e.imm)); });
+}
+  SSDVP_NEXT();
+
+SSDVP_EACH_LENGTH(kLui, write_rd(e, kStep, static_cast<uint32_t>(e.imm));)
+SSDVP_EACH_LENGTH(kAuipc, write_rd(e, kStep, local_pc() + static_cast<uint32_t>(e.imm));)
+SSDVP_EACH_LENGTH(kJal, {
+  x[e.rd] = local_pc() + 2 * kStep;
+  jump_by(e.imm);
+})
+SSDVP_EACH_LENGTH(kJalr, {
+  const uint32_t target = (a + static_cast<uint32_t>(e.imm)) & ~1u;
+  x[e.rd] = local_pc() + 2 * kStep;
+  enter(target);
+})
+
+SSDVP_EACH_LENGTH(kBeq, branch(e, kStep, a == b);)
+SSDVP_EACH_LENGTH(kBne, branch(e, kStep, a != b);)
+SSDVP_EACH_LENGTH(kBlt, branch(e, kStep, static_cast<int32_t>(a) < static_cast<int32_t>(b));)
+SSDVP_EACH_LENGTH(kBge,
+                  branch(e, kStep, static_cast<int32_t>(a) >= static_cast<int32_t>(b));)
+SSDVP_EACH_LENGTH(kBltu, branch(e, kStep, a < b);)
+SSDVP_EACH_LENGTH(kBgeu, branch(e, kStep, a >= b);)
+
+SSDVP_EACH_LENGTH(kLb, {
+  load(e, 1, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
+    x[rd] = static_cast<uint32_t>(static_cast<int8_t>(value));
+    ip += kStep;
+  });
+})
+SSDVP_EACH_LENGTH(kLh, {
+  load(e, 2, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
+    x[rd] = static_cast<uint32_t>(static_cast<int16_t>(value));
+    ip += kStep;
+  });
+})
+SSDVP_EACH_LENGTH(kLw, load(e, 4, load_into_x(kStep));)
+SSDVP_EACH_LENGTH(kLbu, load(e, 1, load_into_x(kStep));)
+SSDVP_EACH_LENGTH(kLhu, load(e, 2, load_into_x(kStep));)
+SSDVP_EACH_LENGTH(kSb, store(e, kStep, 1, b);)
+SSDVP_EACH_LENGTH(kSh, store(e, kStep, 2, b);)
+SSDVP_EACH_LENGTH(kSw, store(e, kStep, 4, b);)
+
+SSDVP_EACH_LENGTH(kAddi, write_rd(e, kStep, a + static_cast<uint32_t>(e.imm));)
+SSDVP_EACH_LENGTH(kSlti, write_rd(e, kStep, static_cast<int32_t>(a) < e.imm);)
+SSDVP_EACH_LENGTH(kSltiu, write_rd(e, kStep, a < static_cast<uint32_t>(e.imm));)
+SSDVP_EACH_LENGTH(kXori, write_rd(e, kStep, a ^ static_cast<uint32_t>(e.imm));)
+SSDVP_EACH_LENGTH(kOri, write_rd(e, kStep, a | static_cast<uint32_t>(e.imm));)
+SSDVP_EACH_LENGTH(kAndi, write_rd(e, kStep, a & static_cast<uint32_t>(e.imm));)
+SSDVP_EACH_LENGTH(kSlli, write_rd(e, kStep, a << e.imm);)
+SSDVP_EACH_LENGTH(kSrli, write_rd(e, kStep, a >> e.imm);)
+SSDVP_EACH_LENGTH(kSrai, {
+  write_rd(e, kStep, static_cast<uint32_t>(static_cast<int32_t>(a) >> e.imm));
+})
+
+SSDVP_EACH_LENGTH(kAdd, write_rd(e, kStep, a + b);)
+SSDVP_EACH_LENGTH(kSub, write_rd(e, kStep, a - b);)
+SSDVP_EACH_LENGTH(kSll, write_rd(e, kStep, a << (b & 31));)
+SSDVP_EACH_LENGTH(kSlt,
+                  write_rd(e, kStep, static_cast<int32_t>(a) < static_cast<int32_t>(b));)
+SSDVP_EACH_LENGTH(kSltu, write_rd(e, kStep, a < b);)
+SSDVP_EACH_LENGTH(kXor, write_rd(e, kStep, a ^ b);)
+SSDVP_EACH_LENGTH(kSrl, write_rd(e, kStep, a >> (b & 31));)
+SSDVP_EACH_LENGTH(kSra, write_rd(e, kStep, static_cast<uint32_t>(static_cast<int32_t>(a) >>
+                                                                 (b & 31)));)
+SSDVP_EACH_LENGTH(kOr, write_rd(e, kStep, a | b);)
+SSDVP_EACH_LENGTH(kAnd, write_rd(e, kStep, a & b);)
+
+SSDVP_EACH_LENGTH(kMul, write_rd(e, kStep, a * b);)
+SSDVP_EACH_LENGTH(kMulh, {
+  const int64_t product = int64_t{static_cast<int32_t>(a)} * static_cast<int32_t>(b);
+  write_rd(e, kStep, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
+})
+SSDVP_EACH_LENGTH(kMulhsu, {
+  const int64_t product = int64_t{static_cast<int32_t>(a)} * int64_t{b};
+  write_rd(e, kStep, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
+})
+SSDVP_EACH_LENGTH(kMulhu, write_rd(e, kStep, static_cast<uint32_t>((uint64_t{a} * b) >> 32));)
+SSDVP_EACH_LENGTH(kDiv, {
+  const auto dividend = static_cast<int32_t>(a);
+  const auto divisor = static_cast<int32_t>(b);
+  if (divisor == 0) {
+    write_rd(e, kStep, ~0u);
+  } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
+    write_rd(e, kStep, a);  // overflow: the quotient is the dividend
+  } else {
+    write_rd(e, kStep, static_cast<uint32_t>(dividend / divisor));
+  }
+})
+SSDVP_EACH_LENGTH(kDivu, write_rd(e, kStep, b == 0 ? ~0u : a / b);)
+SSDVP_EACH_LENGTH(kRem, {
+  const auto dividend = static_cast<int32_t>(a);
+  const auto divisor = static_cast<int32_t>(b);
+  if (divisor == 0) {
+    write_rd(e, kStep, a);
+  } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
+    write_rd(e, kStep, 0);
+  } else {
+    write_rd(e, kStep, static_cast<uint32_t>(dividend % divisor));
+  }
+})
+SSDVP_EACH_LENGTH(kRemu, write_rd(e, kStep, b == 0 ? a : a % b);)
+
+SSDVP_EACH_LENGTH(kFence, ip += kStep;)
+SSDVP_ANY_LENGTH(kFenceI): {
+  SSDVP_OPERANDS
+  ip += e.halfwords();
+  slow([&] { flush_decode_cache(); });
+}
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kWfi): {
+  SSDVP_OPERANDS
+  ip += e.halfwords();
+  if (!csrs.pending_and_enabled()) {
+    stop = StopReason::kWfi;
+    cycle_limit = 0;
+    local_cycle_limit = 0;
+  }
+}
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kEcall):
+  slow([&] { raise_exception(kEcallFromMachine, 0); });
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kEbreak):
+  slow([&] { raise_exception(kBreakpoint, 0); });
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kMret):
+  slow([&] { execute_mret(); });
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kCsrrs): {
+  SSDVP_OPERANDS
+  uint32_t value = 0;
+  if (e.rs1 == 0 && csrs.read_plain(static_cast<uint32_t>(e.imm), value)) {
+    x[e.rd] = value;
+    ip += e.halfwords();
+  } else {
+    slow([&] { execute_csr(e); });
+  }
+}
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kCsrrw): SSDVP_ANY_LENGTH(kCsrrc):
+SSDVP_ANY_LENGTH(kCsrrwi): SSDVP_ANY_LENGTH(kCsrrsi): SSDVP_ANY_LENGTH(kCsrrci): {
+  SSDVP_OPERANDS
+  slow([&] { execute_csr(e); });
+}
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kLrW): SSDVP_ANY_LENGTH(kScW): SSDVP_ANY_LENGTH(kAmoswapW):
+SSDVP_ANY_LENGTH(kAmoaddW): SSDVP_ANY_LENGTH(kAmoxorW): SSDVP_ANY_LENGTH(kAmoandW):
+SSDVP_ANY_LENGTH(kAmoorW): SSDVP_ANY_LENGTH(kAmominW): SSDVP_ANY_LENGTH(kAmomaxW):
+SSDVP_ANY_LENGTH(kAmominuW): SSDVP_ANY_LENGTH(kAmomaxuW): {
+  SSDVP_OPERANDS
+  slow([&] { execute_atomic(e); });
+}
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kFlw): {
+  SSDVP_OPERANDS
+  if (!csrs.fpu_enabled()) {
+    slow([&] { raise_illegal_instruction(); });
+  } else {
+    const uint32_t step = e.halfwords();
+    load(e, 4, [&](uint8_t rd, uint32_t value) SSDVP_INLINE {
+      f[rd] = value;
+      csrs.mark_fpu_dirty();
+      ip += step;
+    });
+  }
+}
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kFsw): {
+  SSDVP_OPERANDS
+  if (!csrs.fpu_enabled()) {
+    slow([&] { raise_illegal_instruction(); });
+  } else {
+    store(e, e.halfwords(), 4, f[e.rs2]);
+  }
+}
+  SSDVP_NEXT();
+SSDVP_ANY_LENGTH(kFmaddS): SSDVP_ANY_LENGTH(kFmsubS): SSDVP_ANY_LENGTH(kFnmsubS):
+SSDVP_ANY_LENGTH(kFnmaddS): SSDVP_ANY_LENGTH(kFaddS): SSDVP_ANY_LENGTH(kFsubS):
+SSDVP_ANY_LENGTH(kFmulS): SSDVP_ANY_LENGTH(kFdivS): SSDVP_ANY_LENGTH(kFsqrtS):
+SSDVP_ANY_LENGTH(kFsgnjS): SSDVP_ANY_LENGTH(kFsgnjnS): SSDVP_ANY_LENGTH(kFsgnjxS):
+SSDVP_ANY_LENGTH(kFminS): SSDVP_ANY_LENGTH(kFmaxS): SSDVP_ANY_LENGTH(kFcvtWS):
+SSDVP_ANY_LENGTH(kFcvtWuS): SSDVP_ANY_LENGTH(kFcvtSW): SSDVP_ANY_LENGTH(kFcvtSWu):
+SSDVP_ANY_LENGTH(kFmvXW): SSDVP_ANY_LENGTH(kFmvWX): SSDVP_ANY_LENGTH(kFeqS):
+SSDVP_ANY_LENGTH(kFltS): SSDVP_ANY_LENGTH(kFleS): SSDVP_ANY_LENGTH(kFclassS): {
+  SSDVP_OPERANDS
+  if (execute_float(e)) {
+    ip += e.halfwords();
+  } else {
+    slow([&] { raise_illegal_instruction(); });
+  }
+}
+  SSDVP_NEXT();
+
+no_handler:
+  throw std::logic_error(fmt::format("ISS: op byte {:#04x} at pc {:#010x} has no handler",
+                                     ip->op_byte, local_pc()));
+batch_end:
   pc = local_pc();
   cycle = local_cycle;
   retired = local_retired;
 }
 
+#undef SSDVP_ON_ANY_LENGTH
+#undef SSDVP_ON_EACH_LENGTH
 #undef SSDVP_EACH_LENGTH
 #undef SSDVP_ANY_LENGTH
+#undef SSDVP_NEXT
+#undef SSDVP_DISPATCH
+#undef SSDVP_OPERANDS
 #undef SSDVP_INLINE
 
 // ---------------------------------------------------------------------------------------------
