@@ -26,6 +26,8 @@
 #include "tb/report/stats_report.h"
 #include "tb/scenario/scenario.h"
 #include "tlm/system/elf_image.h"
+#include "tlm/system/fst_format.h"
+#include "tlm/system/gtkwave_save_file.h"
 #include "tlm/system/soc.h"
 #include "tlm/system/wave_writer.h"
 
@@ -229,9 +231,15 @@ int run_scenario(const Scenario& scenario, const std::string& scenario_file, boo
   if (!memory_map_only) prepare_output_dir(scenario.output.dir);
 
   std::unique_ptr<WaveWriter> waves;
-  if (!scenario.output.vcd.empty() && !memory_map_only) {
-    waves = std::make_unique<WaveWriter>(scenario.output.vcd, scenario.output.vcd_start_ps,
-                                         scenario.output.vcd_end_ps);
+  const std::string& dump = scenario.output.vcd;
+  if (!dump.empty() && !memory_map_only) {
+    check_save_file_replaceable(save_file_path(dump));
+    waves = is_fst_path(dump)
+                ? std::make_unique<WaveWriter>(make_fst_format(dump), dump,
+                                               scenario.output.vcd_start_ps,
+                                               scenario.output.vcd_end_ps)
+                : std::make_unique<WaveWriter>(dump, scenario.output.vcd_start_ps,
+                                               scenario.output.vcd_end_ps);
   }
   Soc soc("soc", scenario.soc, waves.get());
   if (memory_map_only) {
@@ -258,7 +266,11 @@ int run_scenario(const Scenario& scenario, const std::string& scenario_file, boo
   progress.finish();
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  if (waves) waves->close();
+  if (waves) {
+    waves->close();
+    write_save_file(save_file_path(dump), dump, waves->signals(), waves->start_ps(),
+                    waves->end_ps());
+  }
 
   nlohmann::json platform;
   soc.report(platform);
@@ -348,7 +360,9 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--set", options.overrides, "Override a scenario key: key.path=value")
       ->type_name("KEY=VALUE");
   app.add_option("--out", options.out_dir, "Output directory (output.dir)");
-  app.add_option("--vcd", options.vcd, "Write waveforms to this VCD file (output.vcd)");
+  app.add_option("--vcd", options.vcd,
+                 "Write waveforms to this file (output.vcd; FST when it ends in .fst) and a "
+                 "GTKWave save file next to it (.gtkw)");
   app.add_option("--vcd-start", options.vcd_start, "Waveform window start, e.g. 10us");
   app.add_option("--vcd-end", options.vcd_end, "Waveform window end, e.g. 2ms");
   app.add_option("--trace-insn", options.trace_insn, "Write an instruction trace to this file");

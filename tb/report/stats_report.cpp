@@ -184,6 +184,25 @@ void print_ftl_summary(std::ostream& out, const nlohmann::json& stats) {
                      memory.at("regions").size());
 }
 
+// The controller's silicon area (platform.area, tlm/system/controller_area.h): the total and
+// its parts.
+void print_area_summary(std::ostream& out, const nlohmann::json& stats) {
+  const nlohmann::json& platform = stats.at("platform");
+  if (!platform.contains("area")) return;
+  const nlohmann::json& area = platform.at("area");
+  const auto mm2 = [&](const char* key) { return area.at(key).get<double>(); };
+  const uint32_t harts = area.at("harts").get<uint32_t>();
+  const uint32_t channels = area.at("channels").get<uint32_t>();
+  out << fmt::format("{:<16}{:.3f} mm2 at {}: SRAM {:.3f}, ROM {:.3f}, CPU {:.3f} ({} hart{}), "
+                     "accel {:.3f}\n",
+                     "area", mm2("total_mm2"), area.at("node").get<std::string>(),
+                     mm2("sram_mm2"), mm2("rom_mm2"), mm2("cpu_mm2"), harts,
+                     harts == 1 ? "" : "s", mm2("accel_mm2"));
+  out << fmt::format("{:<16}fixed {:.3f}: HIC {:.3f}, NFC {:.3f} and ECC {:.3f} ({} channel{})\n\n",
+                     "", mm2("fixed_mm2"), mm2("hic_mm2"), mm2("nfc_mm2"), mm2("ecc_mm2"),
+                     channels, channels == 1 ? "" : "s");
+}
+
 }  // namespace
 
 nlohmann::json make_stats(const Scenario& scenario, const RunOutcome& outcome,
@@ -364,6 +383,7 @@ void print_summary(std::ostream& out, const nlohmann::json& stats) {
 
   print_host_summary(out, stats);
   print_ftl_summary(out, stats);
+  print_area_summary(out, stats);
   line("instructions", std::to_string(simulator.at("instructions").get<uint64_t>()));
   line("wall time", fmt::format("{:.3f} s", simulator.at("wall_seconds").get<double>()));
   line("MIPS", fmt::format("{:.2f}", simulator.at("mips").get<double>()));

@@ -15,6 +15,7 @@
 #include "rqrmi_model.h"
 #include "tlm/host/synthetic_profile.h"
 #include "tlm/host/workload.h"
+#include "tlm/system/area_model.h"
 
 namespace ssdvp {
 
@@ -417,9 +418,17 @@ std::vector<Parameter> build_registry() {
       duration("accel.rtl_vcd_end", 0, kUnlimited, "RTL dump window end (0 = end of the run)",
                SSDVP_FIELD(soc.accel.rtl_vcd_end_ps)),
 
+      // ---- Silicon area: the nodes are those rtl/area_model.yaml has figures for ----
+      choice("area.node", area_model_nodes(area_model_path()),
+             "technology node of the controller's silicon area (stats.json platform.area)",
+             SSDVP_FIELD(soc.area.node)),
+
       text("output.dir", "directory of stats.json and the other results",
            SSDVP_FIELD(output.dir)),
-      text("output.vcd", "waveform file (\"\" = none)", SSDVP_FIELD(output.vcd)),
+      text("output.vcd",
+           "waveform file, FST when it ends in .fst, else VCD; a GTKWave save file is written "
+           "next to it (.gtkw) (\"\" = none)",
+           SSDVP_FIELD(output.vcd)),
       duration("output.vcd_start", 0, kUnlimited, "waveform window start",
                SSDVP_FIELD(output.vcd_start_ps)),
       duration("output.vcd_end", 0, kUnlimited, "waveform window end (0 = end of the run)",
@@ -478,6 +487,13 @@ std::vector<Parameter> build_record_registry() {
                      "the phase ends after this many times the host capacity in bytes, counted "
                      "like bytes (20: twenty device writes; 0 = no limit)",
                      nullptr)),
+      in_record(SSDVP_PHASE_FIELD(fio_job),
+                with_kind(ParamKind::kPath,
+                          text(phase("fio"),
+                               "fio job file, relative to the scenario file, whose jobs become "
+                               "the phase's streams and limits (README, \"fio job files\"; keys "
+                               "given beside it win; \"\" = none)",
+                               nullptr))),
 
       in_record(SSDVP_STREAM_FIELD(name),
                 text(stream("name"), "stream name in the statistics (\"\" = stream<index>)",

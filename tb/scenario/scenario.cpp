@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "tb/scenario/fio_job.h"
 #include "tb/scenario/parameters.h"
 #include "tlm/host/synthetic_profile.h"
 
@@ -181,6 +182,8 @@ const std::set<std::string>& trace_stream_keys() {
   return keys;
 }
 constexpr const char* kStreamRecord = "workload.phases[].streams[]";
+// A phase's fio job file: applied before the other keys of its record, which then win.
+constexpr const char* kFioKey = "workload.phases[].fio";
 
 // How many record indices a key takes: one per "[]" in it.
 size_t record_depth(const std::string& key) {
@@ -249,6 +252,7 @@ class ScenarioResolver {
     const Parameter& parameter = *find_parameter(key.schema);
     parameter.store(base_, parse_text(parameter, value, key, origin), key.indices);
     mark_given(parameter, key);
+    if (key.schema == kFioKey) apply_fio_job(key, where);
     // The override pins the value: a sweep of the same key in the file no longer applies.
     axes_.erase(std::remove_if(axes_.begin(), axes_.end(),
                                [&](const SweepAxis& axis) { return axis.key.shown == key.shown; }),
@@ -315,7 +319,19 @@ class ScenarioResolver {
                                        describe(node)));
     }
     std::map<std::string, YAML::Mark> seen;
+    // A phase's job file sets its streams and limits first: the keys given beside it win.
+    // (Copies only: assigning a YAML::Node writes into the node it refers to.)
+    const auto is_fio = [&](const YAML::Node& key) {
+      return key.IsScalar() && section.child(key.Scalar()).schema == kFioKey;
+    };
+    std::vector<std::pair<YAML::Node, YAML::Node>> entries;
     for (const auto& entry : node) {
+      if (is_fio(entry.first)) entries.emplace_back(entry.first, entry.second);
+    }
+    for (const auto& entry : node) {
+      if (!is_fio(entry.first)) entries.emplace_back(entry.first, entry.second);
+    }
+    for (const auto& entry : entries) {
       const std::string name = key_text(entry.first, section.shown, origin);
       const KeyPath key = section.child(name);
       const std::string where = origin.at(entry.first.Mark());
@@ -338,6 +354,7 @@ class ScenarioResolver {
                                            origin),
                          key.indices);
         mark_given(*parameter, key);
+        if (key.schema == kFioKey) apply_fio_job(key, where);
       } else if (const RecordList* list = find_record_list(key.schema)) {
         apply_list(*list, entry.second, entry.first.Mark(), key, origin);
       } else if (is_section(key.schema)) {
@@ -361,11 +378,7 @@ class ScenarioResolver {
   void apply_list(const RecordList& list, const YAML::Node& node, const YAML::Mark& key_mark,
                   const KeyPath& key, const Origin& origin) {
     // The keys given in the records it replaces are gone with them.
-    const std::string records = key.shown + "[";
-    for (auto it = given_.lower_bound(records);
-         it != given_.end() && it->compare(0, records.size(), records) == 0;) {
-      it = given_.erase(it);
-    }
+    forget_given_records(key.shown);
     if (node.IsNull()) {
       list.reset(base_, key.indices, 0);
       return;
@@ -544,6 +557,12 @@ class ScenarioResolver {
       throw_scenario_error(where, join_key(kSweepKey, key.shown),
                            "a list of records cannot be swept; sweep keys of its records");
     }
+    // The job file replaces the phase's streams, which other sweep axes may address.
+    if (key.schema == kFioKey) {
+      throw_scenario_error(where, join_key(kSweepKey, key.shown),
+                           "a job file cannot be swept; sweep the keys of the streams it gives "
+                           "(e.g. queue_depth), or write a scenario per job file");
+    }
     return key;
   }
 
@@ -593,6 +612,28 @@ class ScenarioResolver {
   static YAML::Mark mark_of(const YAML::Node& node, const YAML::Mark& key_mark) {
     const YAML::Mark mark = node.Mark();
     return node.IsNull() || mark.is_null() ? key_mark : mark;
+  }
+
+  // The phase's job file (its `fio` key, just stored) gives the phase its streams and limits;
+  // keys given for the streams it replaces are gone with them.
+  void apply_fio_job(const KeyPath& key, const std::string& where) {
+    host::PhaseConfig& phase = base_.soc.workload.phases.at(key.indices.at(0));
+    if (phase.fio_job.empty()) return;
+    try {
+      apply_fio_job_file(phase.fio_job, phase);
+    } catch (const ScenarioError& error) {
+      throw_scenario_error(where, key.shown, error.what());
+    }
+    forget_given_records(key.shown.substr(0, key.shown.rfind('.')) + ".streams");
+  }
+
+  // Forgets the keys given in the records of the list `list_shown` ("workload.phases[0].streams").
+  void forget_given_records(const std::string& list_shown) {
+    const std::string records = list_shown + "[";
+    for (auto it = given_.lower_bound(records);
+         it != given_.end() && it->compare(0, records.size(), records) == 0;) {
+      it = given_.erase(it);
+    }
   }
 
   // A key the file or a --set gave (a shorthand counts as its full form): a trace profile leaves

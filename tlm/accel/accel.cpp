@@ -71,14 +71,14 @@ const char* state_name(const AccelRtl::Activity& activity) {
 
 }  // namespace
 
-Accel::Accel(sc_core::sc_module_name name, const AccelConfig& config, WaveWriter* waves)
+Accel::Accel(sc_core::sc_module_name name, const AccelConfig& config, const AreaModel& area_model,
+             WaveWriter* waves)
     : sc_core::sc_module(name),
       socket("socket"),
       dma_socket("dma_socket"),
       config_(config),
       clock_(config.clock_hz, "accel.clock_hz"),
-      area_(estimate_accel_area(SSDVP_RQRMI_CELLS, SSDVP_RQRMI_AREA_MODEL,
-                                accel_memory_bits(config))),
+      area_(estimate_accel_area(SSDVP_RQRMI_CELLS, area_model, accel_memory_bits(config))),
       rtl_(std::make_unique<AccelRtl>(rtl_sizes(config), static_cast<AccelRtl::MemoryPort&>(*this))),
       registers_(this->name()),
       waves_(waves) {

@@ -37,8 +37,10 @@ class Accel : public sc_core::sc_module, private AccelRtl::MemoryPort {
   tlm_utils::simple_initiator_socket<Accel> dma_socket;  // range-array reads, to the router
 
   // Throws std::runtime_error naming the accel.* key of a size out of range, an RTL dump that
-  // cannot be written or an area report that cannot be read. `waves` is nullable.
-  Accel(sc_core::sc_module_name name, const AccelConfig& config, WaveWriter* waves);
+  // cannot be written or an area report that cannot be read. `area_model` prices the synthesis
+  // and the memories. `waves` is nullable.
+  Accel(sc_core::sc_module_name name, const AccelConfig& config, const AreaModel& area_model,
+        WaveWriter* waves);
   ~Accel() override;
 
   // The interrupt line; called with each level change, at its simulated time.
@@ -46,6 +48,7 @@ class Accel : public sc_core::sc_module, private AccelRtl::MemoryPort {
 
   // Cycles, jobs, keys, memory reads, configured sizes and the area estimate.
   void report(nlohmann::json& out) const;
+  const AccelArea& area() const { return area_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "interface/rqrmi_model.h"
 
@@ -17,28 +16,15 @@ constexpr uint64_t kKeyBits = 32;
 constexpr uint64_t kResultBits = 64;      // index and error bound
 constexpr uint64_t kPredictionBits = 88;  // key, index and error bound
 
-std::string read_file(const std::string& path, const char* what) {
+std::string read_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
-    throw std::runtime_error(fmt::format("cannot read the accelerator's {} {}", what, path));
+    throw std::runtime_error(
+        fmt::format("cannot read the accelerator's synthesis report {}", path));
   }
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-double positive(const YAML::Node& model, const char* key, const std::string& path) {
-  const YAML::Node node = model[key];
-  double value = 0;
-  try {
-    value = node ? node.as<double>() : 0;
-  } catch (const YAML::Exception&) {
-    throw std::runtime_error(fmt::format("{}: {} is not a number", path, key));
-  }
-  if (!(value > 0)) {
-    throw std::runtime_error(fmt::format("{}: {} must be a number above 0", path, key));
-  }
-  return value;
 }
 
 }  // namespace
@@ -49,28 +35,13 @@ uint64_t accel_memory_bits(const AccelConfig& config) {
          uint64_t{config.result_fifo_depth} * (kResultBits + kPredictionBits);
 }
 
-AccelArea estimate_accel_area(const std::string& cells_json_path,
-                              const std::string& area_model_path, uint64_t memory_bits) {
+AccelArea estimate_accel_area(const std::string& cells_json_path, const AreaModel& model,
+                              uint64_t memory_bits) {
   AccelArea area;
-  YAML::Node model;
-  try {
-    model = YAML::Load(read_file(area_model_path, "area model"));
-  } catch (const YAML::Exception& error) {
-    throw std::runtime_error(fmt::format("{}: {}", area_model_path, error.what()));
-  }
-  const double nand2_um2 = positive(model, "nand2_um2", area_model_path);
-  const double bit_um2 = positive(model, "sram_bit_um2", area_model_path);
-  const double efficiency = positive(model, "sram_array_efficiency", area_model_path);
-  if (!model["node"] || !model["gate_equivalents"] || !model["gate_equivalents"].IsMap()) {
-    throw std::runtime_error(
-        fmt::format("{}: needs node and a gate_equivalents map", area_model_path));
-  }
-  area.node = model["node"].as<std::string>();
-  const YAML::Node weights = model["gate_equivalents"];
-
+  area.node = model.node;
   nlohmann::json stat;
   try {
-    stat = nlohmann::json::parse(read_file(cells_json_path, "synthesis report"));
+    stat = nlohmann::json::parse(read_file(cells_json_path));
   } catch (const nlohmann::json::exception& error) {
     throw std::runtime_error(fmt::format("{}: {}", cells_json_path, error.what()));
   }
@@ -89,17 +60,17 @@ AccelArea estimate_accel_area(const std::string& cells_json_path,
   for (const auto& [type, count] : by_type->items()) {
     // Memories are priced by their configured bits below.
     if (type.rfind("$mem", 0) == 0) continue;
-    const YAML::Node weight = weights[type];
-    if (!weight) {
+    const auto weight = model.cell_gate_equivalents.find(type);
+    if (weight == model.cell_gate_equivalents.end()) {
       throw std::runtime_error(fmt::format("{}: no gate_equivalents entry for the cell type {} of {}",
-                                           area_model_path, type, cells_json_path));
+                                           model.path, type, cells_json_path));
     }
     area.cells[type] = count.get<uint64_t>();
-    area.logic_gate_equivalents += weight.as<double>() * count.get<double>();
+    area.logic_gate_equivalents += weight->second * count.get<double>();
   }
   area.memory_bits = memory_bits;
-  area.logic_mm2 = area.logic_gate_equivalents * nand2_um2 * 1e-6;
-  area.memory_mm2 = static_cast<double>(memory_bits) * bit_um2 / efficiency * 1e-6;
+  area.logic_mm2 = model.logic_mm2(area.logic_gate_equivalents);
+  area.memory_mm2 = model.sram_mm2(memory_bits);
   area.total_mm2 = area.logic_mm2 + area.memory_mm2;
   return area;
 }

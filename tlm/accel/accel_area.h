@@ -1,7 +1,7 @@
 // Silicon area of the RQRMI accelerator: the gate-level cell counts of its synthesis (yosys
-// `stat -json` of rtl/synth.ys, made by the build) priced with the area model
-// (rtl/area_model.yaml), plus its memories (weight memory and FIFOs) of the configured sizes as
-// SRAM bits.
+// `stat -json` of rtl/synth.ys, made by the build) priced with the area model of the scenario's
+// node (rtl/area_model.yaml), plus its memories (weight memory and FIFOs) of the configured sizes
+// as SRAM bits.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tlm/system/area_model.h"
 #include "tlm/system/soc_config.h"
 
 namespace ssdvp {
@@ -31,8 +32,8 @@ struct AccelArea {
 uint64_t accel_memory_bits(const AccelConfig& config);
 
 // Throws std::runtime_error naming the file and the problem: unreadable, malformed, a cell type
-// the model has no weight for, a parameter missing or not positive.
-AccelArea estimate_accel_area(const std::string& cells_json_path,
-                              const std::string& area_model_path, uint64_t memory_bits);
+// the model has no weight for.
+AccelArea estimate_accel_area(const std::string& cells_json_path, const AreaModel& model,
+                              uint64_t memory_bits);
 
 }  // namespace ssdvp

@@ -90,6 +90,9 @@ struct PhaseConfig {
   // The phase also ends after this many times the host capacity in bytes, counted like
   // max_bytes (20 = twenty device writes for a write-only phase); 0 = no limit.
   double capacity_multiple = 0.0;
+  // The fio job file the streams and limits were translated from (tb/scenario/fio_job.h), or
+  // "": the host model reads only the fields above.
+  std::string fio_job{};
 };
 
 struct WorkloadConfig {

@@ -287,6 +287,7 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
     : sc_core::sc_module((use_picosecond_resolution(), name)),
       config_(validated(config)),
       waves_(waves),
+      area_model_(load_area_model(area_model_path(), config_.area.node)),
       router_("router"),
       rom_("rom", config_.rom.size_bytes, cycles_at(config_, config_.rom.latency_cycles),
            cycles_at(config_, config_.rom.latency_cycles), /*bus_writable=*/false),
@@ -343,7 +344,7 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
 
   // The RQRMI accelerator: registers, its DMA master for the range array, its interrupt line.
   if (config_.accel.present) {
-    accel_ = std::make_unique<Accel>("accel", config_.accel, waves_);
+    accel_ = std::make_unique<Accel>("accel", config_.accel, area_model_, waves_);
     router_.map("accel", MM_ACCEL_BASE, MM_PERIPH_WINDOW, accel_->socket);
     accel_->dma_socket.bind(router_.target_socket);
     accel_->connect_interrupt([this](bool level) { intc_.set_line(IRQ_SRC_ACCEL, level); });
@@ -796,6 +797,9 @@ void Soc::report(nlohmann::json& out) const {
   hic_.report(host["hic"]);
   out["host"] = std::move(host);
   if (accel_) accel_->report(out["accel"]);
+  out["area"] =
+      estimate_controller_area(area_model_, config_, accel_ ? accel_->area().total_mm2 : 0.0)
+          .to_json();
   if (ftl_metrics_) {
     FtlMetrics::Snapshot snapshot;
     const std::optional<std::string> problem = ftl_snapshot(snapshot, true);

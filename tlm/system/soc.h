@@ -25,7 +25,9 @@
 #include "tlm/host/host_model.h"
 #include "tlm/memory/memory.h"
 #include "tlm/nfc/nfc.h"
+#include "tlm/system/area_model.h"
 #include "tlm/system/clint.h"
+#include "tlm/system/controller_area.h"
 #include "tlm/system/elf_image.h"
 #include "tlm/system/ftl_metrics.h"
 #include "tlm/system/intc.h"
@@ -70,9 +72,10 @@ class Soc : public sc_core::sc_module, private HartObserver {
 
   // Per hart counters, simulated time, per-target bus transactions, memory sizes and resident
   // host bytes, and the flash array ("nand") and its controller ("nfc"), as keys of `out`;
-  // the host interface under "host" (host_model.h, with the HIC under "host.hic").
-  // When the program has a `fw_stats` symbol: the FTL metrics under "ftl" (ftl_metrics.h), or
-  // {"error": why} when the block there is not a valid statistics block.
+  // the host interface under "host" (host_model.h, with the HIC under "host.hic"), the
+  // accelerator under "accel" when present, the controller's silicon area under "area"
+  // (controller_area.h). When the program has a `fw_stats` symbol: the FTL metrics under "ftl"
+  // (ftl_metrics.h), or {"error": why} when the block there is not a valid statistics block.
   void report(nlohmann::json& out) const;
   // The program has a `fw_stats` symbol: there are FTL metrics, and ftl_timeseries.csv.
   bool has_ftl_metrics() const { return ftl_metrics_.has_value(); }
@@ -141,6 +144,7 @@ class Soc : public sc_core::sc_module, private HartObserver {
 
   SocConfig config_;
   WaveWriter* waves_;
+  AreaModel area_model_;  // the figures of config_.area.node
   cpu::Reservations reservations_;
   std::vector<std::unique_ptr<Hart>> harts_;
   Router router_;

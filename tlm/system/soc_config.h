@@ -147,6 +147,11 @@ struct AccelConfig {
   uint64_t rtl_vcd_end_ps = 0;      // 0 = until the end of the run
 };
 
+// ---- Silicon area (rtl/area_model.yaml, tlm/system/controller_area.h) ------------------------
+struct AreaConfig {
+  std::string node = "28nm";  // technology node: one of the area model's `nodes`
+};
+
 struct SocConfig {
   CpuConfig cpu;
   RomConfig rom;
@@ -159,6 +164,7 @@ struct SocConfig {
   host::WorkloadConfig workload;  // what the host model runs; no phases: it issues nothing
   HostConfig host;
   AccelConfig accel;
+  AreaConfig area;
 };
 
 }  // namespace ssdvp

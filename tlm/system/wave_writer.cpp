@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-// Output format, checked against GTKWave 3.3.118:
+// The VCD format (VcdFormat below), checked against GTKWave 3.3.118:
 // - timescale 1 ps; each dotted scope component is a nested `$scope module`;
 // - integer signals are `wire`s: 1 bit as a scalar (`1!`), wider as a vector (`b1010 "`)
 //   declared without a range; GTKWave lists it as "<scope>.<name>[msb:0]" all the same;
@@ -27,19 +27,12 @@ namespace ssdvp {
 
 namespace {
 
-struct Signal {
-  std::string scope;
-  std::string name;
-  unsigned width = 1;
-  bool is_state = false;
-  std::string code;    // VCD identifier
+struct Signal : WaveSignalInfo {
   uint64_t value = 0;  // value last applied (for state signals: an index into the state names)
   uint64_t ordered_value = 0;  // value after the last change put in time order (sums increments)
   // Collapsing the changes of one time step: the step's final value, and whether it has one.
   uint64_t step_value = 0;
   bool in_step = false;
-
-  std::string full_name() const { return scope + "." + name; }
 };
 
 struct Change {
@@ -72,13 +65,133 @@ std::string identifier_code(uint32_t index) {
   return code;
 }
 
+// A value-change dump as text.
+class VcdFormat : public WaveFormat {
+ public:
+  explicit VcdFormat(const std::string& path) : path_(path) {
+    out_.open(path, std::ios::out | std::ios::trunc);
+    if (!out_) {
+      throw std::runtime_error(
+          fmt::format("{}: cannot open for writing: {}", path, std::strerror(errno)));
+    }
+  }
+
+  void begin(const std::vector<WaveSignalInfo>& signals, uint64_t start_ps) override {
+    signals_ = signals;
+    out_ << "$version ssdvp WaveWriter $end\n$timescale 1ps $end\n";
+    write_declarations();
+    out_ << "$enddefinitions $end\n";
+    out_ << fmt::format("#{}\n$dumpvars\n", start_ps);
+    last_time_ps_ = start_ps;
+  }
+  void end_initial_values() override { out_ << "$end\n"; }
+  void time(uint64_t time_ps) override {
+    out_ << fmt::format("#{}\n", time_ps);
+    last_time_ps_ = time_ps;
+  }
+  void value(uint32_t signal, uint64_t value) override {
+    if (signals_[signal].width == 1) {
+      out_ << fmt::format("{}{}\n", value, identifier_code(signal));
+    } else {
+      out_ << fmt::format("b{:b} {}\n", value, identifier_code(signal));
+    }
+  }
+  void state(uint32_t signal, const std::string& text) override {
+    out_ << fmt::format("s{} {}\n", text, identifier_code(signal));
+  }
+  void flush() override {
+    out_.flush();
+    check();
+  }
+  void finish(uint64_t end_ps) override {
+    if (end_ps > last_time_ps_) out_ << fmt::format("#{}\n", end_ps);
+    out_.close();
+    check();
+  }
+
+ private:
+  void write_declarations() {
+    visit_wave_scopes(
+        signals_,
+        {[&](const std::string& name) { out_ << fmt::format("$scope module {} $end\n", name); },
+         [&](uint32_t id) {
+           const WaveSignalInfo& signal = signals_[id];
+           out_ << fmt::format("$var {} {} {} {} $end\n", signal.is_state ? "string" : "wire",
+                               signal.width, identifier_code(id), signal.name);
+         },
+         [&] { out_ << "$upscope $end\n"; }});
+  }
+
+  void check() const {
+    if (!out_) throw std::runtime_error(fmt::format("{}: writing the waveform failed", path_));
+  }
+
+  std::string path_;
+  std::ofstream out_;
+  std::vector<WaveSignalInfo> signals_;
+  uint64_t last_time_ps_ = 0;
+};
+
+void check_window(const std::string& path, uint64_t window_start_ps, uint64_t window_end_ps) {
+  if (window_end_ps != 0 && window_end_ps <= window_start_ps) {
+    throw std::runtime_error(fmt::format(
+        "{}: wave window end {} ps is not after its start {} ps (0 means no end)", path,
+        window_end_ps, window_start_ps));
+  }
+}
+
+struct ScopeNode {
+  std::string name;
+  std::vector<ScopeNode> children;
+  std::vector<uint32_t> signals;
+};
+
+void visit_scope(const ScopeNode& scope, const WaveScopeVisitor& visitor) {
+  for (uint32_t id : scope.signals) visitor.signal(id);
+  for (const ScopeNode& child : scope.children) {
+    visitor.enter(child.name);
+    visit_scope(child, visitor);
+    visitor.leave();
+  }
+}
+
+// The window is checked before the file is opened, which truncates it.
+std::unique_ptr<WaveFormat> open_vcd(const std::string& path, uint64_t window_start_ps,
+                                     uint64_t window_end_ps) {
+  check_window(path, window_start_ps, window_end_ps);
+  return std::make_unique<VcdFormat>(path);
+}
+
 }  // namespace
+
+void visit_wave_scopes(const std::vector<WaveSignalInfo>& signals,
+                       const WaveScopeVisitor& visitor) {
+  ScopeNode root;
+  for (uint32_t id = 0; id < signals.size(); ++id) {
+    ScopeNode* scope = &root;
+    const std::string& path = signals[id].scope;
+    for (size_t begin = 0; begin != std::string::npos;) {
+      const size_t dot = path.find('.', begin);
+      const std::string component = path.substr(begin, dot - begin);
+      auto child = std::find_if(scope->children.begin(), scope->children.end(),
+                                [&](const ScopeNode& s) { return s.name == component; });
+      if (child == scope->children.end()) {
+        scope->children.push_back({component, {}, {}});
+        child = scope->children.end() - 1;
+      }
+      scope = &*child;
+      begin = dot == std::string::npos ? dot : dot + 1;
+    }
+    scope->signals.push_back(id);
+  }
+  visit_scope(root, visitor);
+}
 
 struct WaveWriter::Impl {
   std::string path;
   uint64_t window_start_ps;
   uint64_t window_end_ps;  // 0 = no end
-  std::ofstream out;
+  std::unique_ptr<WaveFormat> format;
 
   std::vector<Signal> signals;
   std::vector<std::string> state_names;
@@ -90,6 +203,7 @@ struct WaveWriter::Impl {
   // The last timestamp written or, before the dump starts, applied to the starting values.
   uint64_t written_time_ps = 0;
   uint64_t reached_ps = 0;       // greatest flush_before limit
+  uint64_t end_ps = 0;           // where close() ended the dump
   bool closed = false;
 
   const Signal& signal(SignalId id) const {
@@ -138,7 +252,6 @@ struct WaveWriter::Impl {
     signal.is_state = is_state;
     signal.value = initial;
     signal.ordered_value = initial;
-    signal.code = identifier_code(static_cast<uint32_t>(signals.size()));
     signals.push_back(std::move(signal));
     return static_cast<SignalId>(signals.size() - 1);
   }
@@ -175,60 +288,19 @@ struct WaveWriter::Impl {
     pending.push_back({time_ps, id, value, is_increment});
   }
 
-  std::string value_text(const Signal& signal, uint64_t value) const {
-    if (signal.is_state) return fmt::format("s{} {}", state_names[value], signal.code);
-    if (signal.width == 1) return fmt::format("{}{}", value, signal.code);
-    return fmt::format("b{:b} {}", value, signal.code);
-  }
-
-  struct Scope {
-    std::string name;
-    std::vector<Scope> children;
-    std::vector<SignalId> signals;
-  };
-
-  void write_scope(const Scope& scope) {
-    for (SignalId id : scope.signals) {
-      const Signal& signal = signals[id];
-      out << fmt::format("$var {} {} {} {} $end\n", signal.is_state ? "string" : "wire",
-                         signal.width, signal.code, signal.name);
+  void emit(SignalId id) {
+    const Signal& signal = signals[id];
+    if (signal.is_state) {
+      format->state(id, state_names[signal.value]);
+    } else {
+      format->value(id, signal.value);
     }
-    for (const Scope& child : scope.children) {
-      out << fmt::format("$scope module {} $end\n", child.name);
-      write_scope(child);
-      out << "$upscope $end\n";
-    }
-  }
-
-  void write_declarations() {
-    Scope root;
-    for (SignalId id = 0; id < signals.size(); ++id) {
-      Scope* scope = &root;
-      const std::string& path_text = signals[id].scope;
-      for (size_t begin = 0; begin != std::string::npos;) {
-        const size_t dot = path_text.find('.', begin);
-        const std::string component = path_text.substr(begin, dot - begin);
-        auto child = std::find_if(scope->children.begin(), scope->children.end(),
-                                  [&](const Scope& s) { return s.name == component; });
-        if (child == scope->children.end()) {
-          scope->children.push_back({component, {}, {}});
-          child = scope->children.end() - 1;
-        }
-        scope = &*child;
-        begin = dot == std::string::npos ? dot : dot + 1;
-      }
-      scope->signals.push_back(id);
-    }
-    write_scope(root);
   }
 
   void start_dump() {
-    out << "$version ssdvp WaveWriter $end\n$timescale 1ps $end\n";
-    write_declarations();
-    out << "$enddefinitions $end\n";
-    out << fmt::format("#{}\n$dumpvars\n", window_start_ps);
-    for (const Signal& signal : signals) out << value_text(signal, signal.value) << '\n';
-    out << "$end\n";
+    format->begin(std::vector<WaveSignalInfo>(signals.begin(), signals.end()), window_start_ps);
+    for (SignalId id = 0; id < signals.size(); ++id) emit(id);
+    format->end_initial_values();
     dump_started = true;
     written_time_ps = window_start_ps;
   }
@@ -250,11 +322,11 @@ struct WaveWriter::Impl {
       if (signal.step_value == signal.value) continue;
       signal.value = signal.step_value;
       if (!stamped) {
-        out << fmt::format("#{}\n", time_ps);
+        format->time(time_ps);
         stamped = true;
         written_time_ps = time_ps;
       }
-      out << value_text(signal, signal.value) << '\n';
+      emit(id);
     }
   }
 
@@ -295,27 +367,20 @@ struct WaveWriter::Impl {
     }
     pending.erase(pending.begin(), ready_end);
   }
-
-  void check_stream() const {
-    if (!out) throw std::runtime_error(fmt::format("{}: writing the waveform failed", path));
-  }
 };
 
 WaveWriter::WaveWriter(const std::string& path, uint64_t window_start_ps, uint64_t window_end_ps)
+    : WaveWriter(open_vcd(path, window_start_ps, window_end_ps), path, window_start_ps,
+                 window_end_ps) {}
+
+WaveWriter::WaveWriter(std::unique_ptr<WaveFormat> format, const std::string& path,
+                       uint64_t window_start_ps, uint64_t window_end_ps)
     : impl_(std::make_unique<Impl>()) {
+  check_window(path, window_start_ps, window_end_ps);
   impl_->path = path;
   impl_->window_start_ps = window_start_ps;
   impl_->window_end_ps = window_end_ps;
-  if (window_end_ps != 0 && window_end_ps <= window_start_ps) {
-    throw std::runtime_error(fmt::format(
-        "{}: wave window end {} ps is not after its start {} ps (0 means no end)", path,
-        window_end_ps, window_start_ps));
-  }
-  impl_->out.open(path, std::ios::out | std::ios::trunc);
-  if (!impl_->out) {
-    throw std::runtime_error(
-        fmt::format("{}: cannot open for writing: {}", path, std::strerror(errno)));
-  }
+  impl_->format = std::move(format);
 }
 
 WaveWriter::~WaveWriter() {
@@ -380,8 +445,7 @@ void WaveWriter::flush_before(uint64_t time_ps) {
   if (impl_->closed) return;
   impl_->reached_ps = std::max(impl_->reached_ps, time_ps);
   impl_->write_pending(time_ps);
-  impl_->out.flush();
-  impl_->check_stream();
+  impl_->format->flush();
 }
 
 void WaveWriter::close() {
@@ -391,11 +455,18 @@ void WaveWriter::close() {
   if (!impl_->dump_started) impl_->start_dump();  // no change was recorded
   uint64_t end_ps = impl_->reached_ps;
   if (impl_->window_end_ps != 0) end_ps = std::min(end_ps, impl_->window_end_ps);
-  if (end_ps > impl_->written_time_ps) impl_->out << fmt::format("#{}\n", end_ps);
-  impl_->out.close();
-  impl_->check_stream();
+  impl_->end_ps = std::max(end_ps, impl_->written_time_ps);
+  impl_->format->finish(impl_->end_ps);
 }
 
 const std::string& WaveWriter::path() const { return impl_->path; }
+
+std::vector<WaveSignalInfo> WaveWriter::signals() const {
+  return std::vector<WaveSignalInfo>(impl_->signals.begin(), impl_->signals.end());
+}
+
+uint64_t WaveWriter::start_ps() const { return impl_->window_start_ps; }
+
+uint64_t WaveWriter::end_ps() const { return impl_->end_ps; }
 
 }  // namespace ssdvp

@@ -1,6 +1,7 @@
 // ssdsim with the RQRMI accelerator (scenarios/rqrmi_accel.yaml): its waveform holds every signal
-// of waves/rqrmi.gtkw and shows the accelerator working, stats.json reports its activity and area,
-// the RTL dump keeps to its window, and the scenario errors of the rqrmi_* keys.
+// of waves/rqrmi.gtkw and shows the accelerator working, stats.json reports its activity and area
+// (also counted in the controller's), the RTL dump keeps to its window, and the scenario errors
+// of the rqrmi_* keys.
 
 #include <gtest/gtest.h>
 
@@ -53,6 +54,9 @@ TEST(AccelScenario, WaveformHoldsEverySignalOfItsSaveFileAndTheAcceleratorsWork)
   EXPECT_GT(area["logic_mm2"].get<double>(), 0.0);
   EXPECT_DOUBLE_EQ(area["total_mm2"].get<double>(),
                    area["logic_mm2"].get<double>() + area["memory_mm2"].get<double>());
+  // The controller's area counts the accelerator's.
+  EXPECT_DOUBLE_EQ(stats["platform"]["area"]["accel_mm2"].get<double>(),
+                   area["total_mm2"].get<double>());
 }
 
 TEST(AccelScenario, TheRtlDumpKeepsToItsWindow) {

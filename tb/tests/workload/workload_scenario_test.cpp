@@ -334,7 +334,7 @@ TEST(WorkloadScenarioErrors, UnknownKeysNameTheRecordAndItsKeys) {
   const std::string phase = load_error("workload:\n  phases:\n    - {nme: a}\n");
   EXPECT_TRUE(contains(phase, "w.yaml:3:8: workload.phases[0].nme: unknown key; allowed keys of "
                               "workload.phases[0]: name, requests, bytes, duration, "
-                              "capacity_multiple, streams"))
+                              "capacity_multiple, fio, streams"))
       << phase;
   const std::string section = load_error("workload:\n  phase: []\n");
   EXPECT_TRUE(contains(section, "w.yaml:2:3: workload.phase: unknown key; allowed keys of "
@@ -394,7 +394,7 @@ TEST(WorkloadScenarioErrors, ListsAndRecordsMustHaveTheirShape) {
   const std::string scalar = load_error("workload:\n  phases: 3\n");
   EXPECT_TRUE(contains(scalar, "w.yaml:2:11: workload.phases: expected a list of records with "
                                "keys name, requests, bytes, duration, capacity_multiple, "
-                               "streams; got '3'"))
+                               "fio, streams; got '3'"))
       << scalar;
   const std::string element = load_error("workload:\n  phases:\n    - 3\n");
   EXPECT_TRUE(contains(element, "w.yaml:3:7: workload.phases[0]: expected a record with keys "
