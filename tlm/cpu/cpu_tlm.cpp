@@ -71,13 +71,40 @@ sc_core::sc_time Hart::local_offset() const {
 void Hart::reanchor() {
   anchor_ps_ = to_ps(sc_core::sc_time_stamp());
   anchor_cycles_ = core_->timed_cycles();
-  quantum_keeper_.reset();
 }
 
 void Hart::sync() {
-  quantum_keeper_.set(local_offset());
-  quantum_keeper_.sync();
+  sc_core::wait(local_offset());
   reanchor();
+}
+
+void Hart::catch_up() {
+  const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
+  if (anchor_ps_ > now_ps) sc_core::wait(from_ps(anchor_ps_ - now_ps));
+}
+
+uint64_t Hart::schedule_ps() const {
+  return std::max(to_ps(sc_core::sc_time_stamp()), anchor_ps_);
+}
+
+// Waiting at the end of a quantum lets the kernel run what is due up to the hart's time. When
+// nothing is (no event, no process, no other hart before it), the wait would only move the
+// kernel's clock and resume this hart: the hart skips it and lays the next quantum from its own
+// time, exactly as after the wait. Before it next deals with another model (catch_up) it makes
+// that wait, now that nothing can run in between; so every model sees the times it saw before,
+// and a run of quanta with no bus transaction costs no context switch.
+void Hart::sync_at_quantum_end() {
+  const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
+  const uint64_t hart_ps = current_ps();
+  const bool due = sc_core::sc_pending_activity_at_current_time() ||
+                   (sc_core::sc_pending_activity_at_future_time() &&
+                    now_ps + to_ps(sc_core::sc_time_to_pending_activity()) <= hart_ps);
+  if (due || hart_ps <= now_ps || hart_ps > skip_syncs_until_ps_) {
+    sync();
+    return;
+  }
+  anchor_ps_ = hart_ps;
+  anchor_cycles_ = core_->timed_cycles();
 }
 
 void Hart::record_state(State state) {
@@ -90,6 +117,7 @@ void Hart::run_thread() {
   if (tlm::tlm_global_quantum::instance().get() == sc_core::SC_ZERO_TIME) {
     throw std::runtime_error(fmt::format("hart {}: the global quantum is not set", name()));
   }
+  quantum_ps_ = to_ps(tlm::tlm_global_quantum::instance().get());
   reanchor();
   // While mzerotime is set no simulated time passes, so nothing else runs: code that waits in
   // it for another hart or a device would hang the simulation. Such a stretch ends the run.
@@ -107,14 +135,16 @@ void Hart::run_thread() {
       stopped_ = true;
       break;
     }
-    const sc_core::sc_time window = tlm::tlm_global_quantum::instance().compute_local_quantum();
-    const sc_core::sc_time offset = local_offset();
-    if (offset >= window) {
-      sync();
+    // The quantum grid is laid from the time the hart last synchronised or skipped a sync.
+    const uint64_t scheduled_ps = schedule_ps();
+    const uint64_t window_ps = quantum_ps_ - scheduled_ps % quantum_ps_;
+    const uint64_t hart_ps = current_ps();
+    const uint64_t offset_ps = hart_ps > scheduled_ps ? hart_ps - scheduled_ps : 0;
+    if (offset_ps >= window_ps) {
+      sync_at_quantum_end();
       continue;
     }
-    const uint64_t budget =
-        std::max<uint64_t>(1, clock_.ps_to_cycles_ceil(to_ps(window - offset)));
+    const uint64_t budget = std::max<uint64_t>(1, clock_.ps_to_cycles_ceil(window_ps - offset_ps));
     record_state(core_->in_trap() ? State::kInTrap : State::kRunning);
     in_batch_ = true;
     const cpu::StopReason reason = core_->run(budget);
@@ -126,12 +156,7 @@ void Hart::run_thread() {
     if (observer_ != nullptr) observer_->batch_done(*this, reason);
     in_batch_ = false;
     if (stopped_) break;
-    if (reason == cpu::StopReason::kWfi) {
-      sleep_until_interrupt();
-    } else {
-      quantum_keeper_.set(local_offset());
-      if (quantum_keeper_.need_sync()) sync();
-    }
+    if (reason == cpu::StopReason::kWfi) sleep_until_interrupt();
   }
   sync();
   record_state(State::kStopped);
@@ -160,6 +185,7 @@ bool Hart::transport(tlm::tlm_command command, uint32_t addr, uint8_t* data, uin
   payload_.set_dmi_allowed(false);
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 
+  catch_up();
   const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
   const uint64_t start_ps = current_ps();
   sc_core::sc_time delay = lead(start_ps, now_ps);  // local_offset(), sharing start_ps

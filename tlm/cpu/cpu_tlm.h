@@ -15,7 +15,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "tlm/cpu/cpu_if.h"
 #include "tlm/cpu/rv_core.h"
@@ -72,6 +71,11 @@ class Hart : public sc_core::sc_module, public cpu::BusInterface, public Interru
   const cpu::Core& core() const { return *core_; }
   uint64_t bus_transactions() const { return bus_transactions_; }
 
+  // The hart may go on past the end of a quantum without waiting for the kernel, when nothing
+  // else is due, up to this time: the end of the kernel run in progress (sc_start), so that the
+  // run still returns to its caller when it should. 0 (the default) never skips a wait.
+  void skip_syncs_until(uint64_t ps) { skip_syncs_until_ps_ = ps; }
+
   // InterruptSink: forwards to the core and wakes the hart from WFI.
   void set_interrupt(uint32_t bit, bool level) override;
 
@@ -83,6 +87,13 @@ class Hart : public sc_core::sc_module, public cpu::BusInterface, public Interru
  private:
   void run_thread();
   void sync();
+  // At a quantum's end: synchronise, or go on without waiting when nothing else is due.
+  void sync_at_quantum_end();
+  // Moves the kernel's time to the last quantum end the hart went past without waiting.
+  void catch_up();
+  // The time the current quantum is counted from: the kernel's, or the hart's own time when it
+  // went on without waiting.
+  uint64_t schedule_ps() const;
   void sleep_until_interrupt();
   void reanchor();
   uint64_t current_ps() const;
@@ -99,10 +110,12 @@ class Hart : public sc_core::sc_module, public cpu::BusInterface, public Interru
   std::optional<WaveWriter::SignalId> state_signal_;
   std::optional<WaveWriter::SignalId> bus_signal_;
 
-  tlm_utils::tlm_quantumkeeper quantum_keeper_;
+  uint64_t quantum_ps_ = 0;  // the global quantum, read when the run loop starts
+  uint64_t skip_syncs_until_ps_ = 0;
   tlm::tlm_generic_payload payload_;  // reused by the slow path
   sc_core::sc_event wake_event_;
-  // Synchronisation point: the simulated time and the core's cycle count at the last sync.
+  // Synchronisation point: the simulated time and the core's cycle count at the last sync (or
+  // skipped sync: the time may then lie ahead of the kernel's).
   uint64_t anchor_ps_ = 0;
   uint64_t anchor_cycles_ = 0;
 

@@ -657,6 +657,8 @@ Soc::RunResult Soc::run() {
         policy = sc_core::SC_RUN_TO_TIME;  // the limit is reached even with no event before it
       }
     }
+    const uint64_t step_end_ps = to_ps(sc_core::sc_time_stamp() + this_step);
+    for (const auto& hart : harts_) hart->skip_syncs_until(step_end_ps);
     sc_core::sc_start(this_step, policy);
     if (waves_ != nullptr) waves_->flush_before(to_ps(sc_core::sc_time_stamp()));
     if (progress_) progress_();
