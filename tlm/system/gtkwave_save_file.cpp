@@ -79,11 +79,10 @@ std::string trace_line(const WaveSignalInfo& signal) {
   return fmt::format("+{{{}}} {}{}", alias_of(signal), signal.full_name(), range);
 }
 
-// GTKWave's zoom: -log2 of the picoseconds a pixel shows, here so kSaveFileWavePixels show
-// `span_ps`.
+// GTKWave's zoom that makes kSaveFileWavePixels show `span_ps`.
 double zoom_to_show(uint64_t span_ps) {
   if (span_ps == 0) return 0.0;
-  return -std::log2(static_cast<double>(span_ps) / kSaveFileWavePixels);
+  return -std::log2(static_cast<double>(span_ps) / kSaveFileWavePixels * kGtkwavePixelsPerFrame);
 }
 
 }  // namespace

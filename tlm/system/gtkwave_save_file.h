@@ -12,8 +12,12 @@
 namespace ssdvp {
 
 // The wave area the zoom fits the dump into, in pixels: the [size] width the file asks for less
-// the signal pane ([signals_width]) and GTKWave's borders, rounded down so the end stays in view.
-constexpr unsigned kSaveFileWavePixels = 1000;
+// the hierarchy pane, the signal pane ([signals_width]) and GTKWave's borders (about 780 pixels
+// in GTKWave 3.3), rounded down so the end stays in view.
+constexpr unsigned kSaveFileWavePixels = 760;
+// GTKWave's zoom z makes a frame of this many pixels show 2^-z time units (its zoombase is 2 and
+// its pixelsperframe 200), so a pixel shows 2^-z / 200.
+constexpr double kGtkwavePixelsPerFrame = 200;
 
 // The save file of `dump_path`: its extension (.vcd, .fst) replaced by .gtkw.
 std::string save_file_path(const std::string& dump_path);

@@ -15,13 +15,12 @@
 #include "fstapi.h"
 #include "tb/tests/support/ssdsim_runner.h"
 #include "tb/tests/support/waveform_files.h"
+#include "tlm/system/gtkwave_save_file.h"
 
 namespace {
 
 using namespace ssdvp::test;
 
-// The wave area the save file's zoom fits the dump into (tlm/system/gtkwave_save_file.h).
-constexpr double kWavePixels = 1000;
 
 // The last timestamp of a VCD: where the dump ends.
 uint64_t vcd_end_time(const std::string& path) {
@@ -60,7 +59,8 @@ TEST(SsdsimWaves, TheSaveFileNamesTheDumpsSignalsAndShowsTheWholeRun) {
 
   const uint64_t end = vcd_end_time(vcd);
   ASSERT_GT(end, 1'000'000'000u) << "the default run lasts well over a millisecond";
-  const double shown_ps = std::pow(2.0, -save_file_zoom(save)) * kWavePixels;
+  const double shown_ps =
+      std::pow(2.0, -save_file_zoom(save)) / ssdvp::kGtkwavePixelsPerFrame * ssdvp::kSaveFileWavePixels;
   EXPECT_GE(shown_ps, 0.999999 * static_cast<double>(end));
   EXPECT_LE(shown_ps, 1.000001 * static_cast<double>(end));
   std::ifstream text(save);

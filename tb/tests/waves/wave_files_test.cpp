@@ -194,7 +194,8 @@ TEST_F(WaveFiles, SaveFileGroupsTheSignalsAndShowsTheWholeDump) {
   std::istringstream zoom_line(zoom_line_of(lines));
   const std::vector<std::string> fields((std::istream_iterator<std::string>(zoom_line)),
                                         std::istream_iterator<std::string>());
-  const double picoseconds_per_pixel = std::pow(2.0, -std::stod(fields.at(0)));
+  const double picoseconds_per_pixel =
+      std::pow(2.0, -std::stod(fields.at(0))) / kGtkwavePixelsPerFrame;
   EXPECT_GE(picoseconds_per_pixel * kSaveFileWavePixels, 0.999999 * end_ps);
   EXPECT_LE(picoseconds_per_pixel * kSaveFileWavePixels, 1.000001 * end_ps);
   // The primary marker and GTKWave's 26 named markers, all unset.
