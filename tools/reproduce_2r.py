@@ -124,9 +124,8 @@ def oltp_phases(op, scale, cut=1.0):
 def run_point(ssdsim, out, point):
     directory = out / "runs" / point["name"]
     directory.mkdir(parents=True, exist_ok=True)
-    config = directory / "scenario.yaml"
-    config.write_text(json.dumps(point["scenario"], indent=1))  # JSON is YAML
-    return point, directory, ssdvp_results.run_ssdsim(ssdsim, config, directory, point["name"])
+    (directory / "scenario.yaml").write_text(json.dumps(point["scenario"], indent=1))  # JSON is YAML
+    return point, directory, ssdvp_results.run_ssdsim(ssdsim, directory, point["name"])
 
 
 MEASURED = "measure"  # the phase of the measured writes

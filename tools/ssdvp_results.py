@@ -17,12 +17,12 @@ import csv
 import json
 import os
 import re
-import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
+
+from ssdvp_runner import LOG, SCENARIO, STATS, Job, execute, run_jobs
 
 # The two DiskSim sample traces of ../shared/traces, as the reproduction scripts replay them
 # (like scenarios/tpcc_ftl.yaml and ssdsim_trace_ftl.yaml): folded onto the device, whole, at
@@ -35,7 +35,6 @@ TRACES = {
                "follow_timestamps": True, "time_scale": 0.001, "queue_depth": 64, "fold": True},
 }
 
-STATS = "stats.json"
 LATENCY = "latency.csv"
 TIMESERIES = "timeseries.csv"
 FTL_TIMESERIES = "ftl_timeseries.csv"
@@ -229,25 +228,21 @@ def lookup_or_none(tree: dict[str, Any], path: str) -> Any:
         return None
 
 
-def run_ssdsim(ssdsim: str | Path, config: Path, directory: Path, name: str) -> float:
-    """Runs one scenario into `directory`; answers its wall seconds. RuntimeError with the end
-    of ssdsim's output when it fails; the whole output is then in `directory`/ssdsim.log."""
-    started = time.time()
-    result = subprocess.run([str(ssdsim), str(config), "--out", str(directory)],
-                            capture_output=True, text=True)
-    if result.returncode != 0:
-        log = directory / "ssdsim.log"
-        log.write_text(result.stdout + result.stderr)
-        raise RuntimeError(f"{name}: ssdsim failed ({result.returncode}; {log}):\n"
-                           f"{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
-    return time.time() - started
+def run_ssdsim(ssdsim: str | Path, directory: Path, name: str) -> float:
+    """Runs directory/scenario.yaml into `directory` (ssdvp_runner.execute); answers its wall
+    seconds. RuntimeError with the end of ssdsim's output when it fails; the whole output is
+    then in `directory`/ssdsim.log."""
+    status, seconds, tail = execute(str(ssdsim), str(directory), [])
+    if status != 0:
+        raise RuntimeError(f"{name}: ssdsim failed ({status}; {Path(directory) / LOG}):\n{tail}")
+    return seconds
 
 
 def finished_run(out: Path, point: dict[str, Any]) -> dict[str, Any] | None:
     """The stats of a finished run of `point` in out/runs/<name> whose scenario is the point's
     (what run_point keeps with `resume`), None when there is none."""
     directory = out / "runs" / point["name"]
-    config, stats = directory / "scenario.yaml", directory / "stats.json"
+    config, stats = directory / SCENARIO, directory / STATS
     if not (config.exists() and stats.exists()
             and config.read_text() == json.dumps(point["scenario"], indent=1)):
         return None
@@ -266,10 +261,9 @@ def run_point(ssdsim: str | Path, out: Path, point: dict[str, Any],
     done = finished_run(out, point) if resume else None
     if done is not None:
         return point, directory, done["simulator"]["wall_seconds"]
-    config = directory / "scenario.yaml"
-    config.write_text(json.dumps(point["scenario"], indent=1))
-    (directory / "ssdsim.log").unlink(missing_ok=True)
-    return point, directory, run_ssdsim(ssdsim, config, directory, point["name"])
+    (directory / SCENARIO).write_text(json.dumps(point["scenario"], indent=1))
+    (directory / LOG).unlink(missing_ok=True)
+    return point, directory, run_ssdsim(ssdsim, directory, point["name"])
 
 
 _BOOT_BANNER = re.compile(r"ftl: \d+ LPNs, ")  # the firmware's memory line at every boot
@@ -278,7 +272,7 @@ _BOOT_BANNER = re.compile(r"ftl: \d+ LPNs, ")  # the firmware's memory line at e
 def failure_reason(directory: str | Path, error: BaseException) -> str:
     """Why a run failed: the firmware's and ssdsim's own lines from its log (ssdsim.log), else
     the error's first line."""
-    log = Path(directory) / "ssdsim.log"
+    log = Path(directory) / LOG
     if log.exists():
         lines = [line.strip() for line in log.read_text(errors="replace").splitlines()
                  if line.startswith(("ftl:", "ssdsim:")) and not _BOOT_BANNER.match(line)]
@@ -290,7 +284,7 @@ def failure_reason(directory: str | Path, error: BaseException) -> str:
 def failed_record(out: Path, point: dict[str, Any], error: BaseException) -> dict[str, Any]:
     """A failed point's record: its own keys (not its scenario), "failed", why and its log."""
     directory = out / "runs" / point["name"]
-    log = directory / "ssdsim.log"
+    log = directory / LOG
     return {**{k: v for k, v in point.items() if k != "scenario"}, "failed": True,
             "error": failure_reason(directory, error),
             "log": str(log) if log.exists() else None}
@@ -304,7 +298,6 @@ def run_points(ssdsim: str | Path, out: Path, todo: Sequence[dict[str, Any]], jo
     with its "wall_seconds"; a run that fails, or whose figures raise, is a failed_record, and
     the rest go on. Answers the records in todo's order and {"runs": name -> wall seconds,
     "reused": runs kept}."""
-    from ssdvp_runner import Job, run_jobs
     results = run_jobs(ssdsim, [Job(point["name"], out / "runs" / point["name"],
                                     json.dumps(point["scenario"], indent=1)) for point in todo],
                        jobs, resume=resume)
