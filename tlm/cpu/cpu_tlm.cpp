@@ -78,9 +78,11 @@ void Hart::sync() {
   reanchor();
 }
 
-void Hart::catch_up() {
+uint64_t Hart::catch_up() {
   const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
-  if (anchor_ps_ > now_ps) sc_core::wait(from_ps(anchor_ps_ - now_ps));
+  if (anchor_ps_ <= now_ps) return now_ps;
+  sc_core::wait(from_ps(anchor_ps_ - now_ps));
+  return anchor_ps_;  // nothing was due before it, so the kernel stopped there
 }
 
 uint64_t Hart::schedule_ps() const {
@@ -185,8 +187,7 @@ bool Hart::transport(tlm::tlm_command command, uint32_t addr, uint8_t* data, uin
   payload_.set_dmi_allowed(false);
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 
-  catch_up();
-  const uint64_t now_ps = to_ps(sc_core::sc_time_stamp());
+  const uint64_t now_ps = catch_up();
   const uint64_t start_ps = current_ps();
   sc_core::sc_time delay = lead(start_ps, now_ps);  // local_offset(), sharing start_ps
   socket->b_transport(payload_, delay);

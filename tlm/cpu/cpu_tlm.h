@@ -89,8 +89,9 @@ class Hart : public sc_core::sc_module, public cpu::BusInterface, public Interru
   void sync();
   // At a quantum's end: synchronise, or go on without waiting when nothing else is due.
   void sync_at_quantum_end();
-  // Moves the kernel's time to the last quantum end the hart went past without waiting.
-  void catch_up();
+  // Moves the kernel's time to the last quantum end the hart went past without waiting;
+  // answers the kernel's time then.
+  uint64_t catch_up();
   // The time the current quantum is counted from: the kernel's, or the hart's own time when it
   // went on without waiting.
   uint64_t schedule_ps() const;
