@@ -258,6 +258,10 @@ std::vector<Parameter> build_registry() {
       cost("fdiv", "float divide", SSDVP_FIELD(soc.cpu.cost.fdiv)),
       cost("fsqrt", "float square root", SSDVP_FIELD(soc.cpu.cost.fsqrt)),
       cost("fma", "fused multiply-add (fmadd, fmsub, fnmsub, fnmadd)", SSDVP_FIELD(soc.cpu.cost.fma)),
+      flag("cpu.translate",
+           "run the firmware as translated blocks where the host has a code generator (x86-64); "
+           "results are identical to the interpreter's, which runs when this is false",
+           SSDVP_FIELD(soc.cpu.translate)),
 
       size("rom.size", 4 * kKiB, MM_ROM_WINDOW, "firmware ROM capacity",
            SSDVP_FIELD(soc.rom.size_bytes)),

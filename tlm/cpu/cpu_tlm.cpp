@@ -37,6 +37,7 @@ Hart::Hart(sc_core::sc_module_name name, uint32_t hart_id, const CpuConfig& cpu,
       waves_(waves),
       wake_event_("wake_event") {
   socket.register_invalidate_direct_mem_ptr(this, &Hart::invalidate_direct_mem_ptr);
+  core_->set_translation(cpu.translate);
   if (waves_ != nullptr) {
     state_signal_ = waves_->add_state_signal(this->name(), "state", state_name(State::kRunning));
     bus_signal_ = waves_->add_signal(this->name(), "bus_transactions", 64, 0);

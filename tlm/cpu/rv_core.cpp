@@ -10,12 +10,14 @@
 #include <stdexcept>
 #include <utility>
 
+#include "tlm/cpu/rv_arith.h"
 #include "tlm/cpu/rv_csr.h"
 #include "tlm/cpu/rv_decode_cache.h"
 #include "tlm/cpu/rv_decoder.h"
 #include "tlm/cpu/rv_disasm.h"
 #include "tlm/cpu/rv_reservations.h"
 #include "tlm/cpu/rv_softfloat.h"
+#include "tlm/cpu/rv_translator.h"
 
 namespace ssdvp::cpu {
 namespace {
@@ -105,7 +107,9 @@ struct Core::State {
         branch_taken_extra(static_cast<uint64_t>(costs_.branch_taken) -
                            static_cast<uint64_t>(costs_.branch_not_taken)),
         op_costs(make_op_costs(costs_)),
-        csrs(hart) {}
+        csrs(hart) {
+    if (Translator::available()) translator = std::make_unique<Translator>(translator_layout());
+  }
 
   // ---- configuration ----
   const uint32_t hart_id;
@@ -150,6 +154,7 @@ struct Core::State {
   // Only regions with 4-aligned base and size qualify, so an aligned access in range fits.
   DirectRegion read_window;
   DirectRegion write_window;
+  uint32_t window_latency_max = 0;  // the larger of their latencies (translated blocks' bound)
   // Ranges the bus refused direct access to (peripherals): every MMIO access would otherwise ask
   // the bus again.
   std::array<DirectRegion, kMaxDirectRegions> refused{};
@@ -175,8 +180,16 @@ struct Core::State {
   uint32_t profile_size = 0;
   std::vector<uint64_t> profile;
 
+  // ---- translating back end (null where the host has none) ----
+  std::unique_ptr<Translator> translator;
+  bool translate = true;
+
   template <bool kHooks>
   void execute();
+  // The batch on translated blocks, with the interpreter for what they leave out.
+  void execute_translated();
+  TranslatorLayout translator_layout() const;
+  static bool fetch_for_translator(void* state, uint32_t addr, uint32_t& bits);
 
   // Regions
   const DirectRegion* find_region(uint32_t addr, uint32_t len, bool DirectRegion::*permission) {
@@ -192,11 +205,15 @@ struct Core::State {
                      bool DirectRegion::*permission) {
     if ((addr & (len - 1)) != 0) return;
     const DirectRegion* region = find_region(addr, len, permission);
-    if (region != nullptr && ((region->base | region->size) & 3u) == 0) window = *region;
+    if (region != nullptr && ((region->base | region->size) & 3u) == 0) {
+      window = *region;
+      window_latency_max = std::max(read_window.read_cycles, write_window.write_cycles);
+    }
   }
   void clear_windows() {
     read_window = DirectRegion{};
     write_window = DirectRegion{};
+    window_latency_max = 0;
   }
   const DirectRegion* find_or_request_region(uint32_t addr, uint32_t len,
                                              bool DirectRegion::*permission);
@@ -240,6 +257,7 @@ struct Core::State {
   bool fill_slot(uint32_t addr);
   void flush_decode_cache() {
     decode_cache.flush();
+    if (translator) translator->flush();
     current_page = DecodeCache::kNoPage;
     current_slots = nullptr;
     watch_first_page = DecodeCache::kNoPage;
@@ -416,6 +434,7 @@ bool Core::State::write_for_store(uint32_t addr, uint32_t len, uint32_t value) {
 // A store into a page holding decoded code, or into the tohost page.
 void Core::State::after_store(uint32_t addr, uint32_t len, uint32_t value) {
   decode_cache.invalidate(addr, len);
+  if (translator) translator->invalidate(addr, len);
   if (addr == tohost_address && tohost_page != DecodeCache::kNoPage && len == 4 && value != 0) {
     tohost_written = true;
     tohost_value = value;
@@ -628,6 +647,75 @@ bool Core::State::execute_float(CachedInstruction e) {
   }
   if (flags != 0) csrs.accrue_fflags(flags);
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Translated blocks
+
+TranslatorLayout Core::State::translator_layout() const {
+  const auto offset = [this](const void* member) {
+    return static_cast<size_t>(static_cast<const char*>(member) -
+                               reinterpret_cast<const char*>(this));
+  };
+  TranslatorLayout layout;
+  layout.x = offset(x.data());
+  layout.pc = offset(&pc);
+  layout.cycle = offset(&cycle);
+  layout.retired = offset(&retired);
+  layout.loads = offset(&loads);
+  layout.stores = offset(&stores);
+  layout.read_window = offset(&read_window);
+  layout.write_window = offset(&write_window);
+  layout.watch_first_page = offset(&watch_first_page);
+  layout.watch_last_page = offset(&watch_last_page);
+  layout.tohost_page = offset(&tohost_page);
+  layout.cycle_limit = offset(&cycle_limit);
+  layout.window_latency_max = offset(&window_latency_max);
+  layout.reservations_active = &reservations.active_harts();
+  layout.code_pages = decode_cache.code_page_bits();
+  layout.op_costs = op_costs.data();
+  layout.branch_taken_extra = branch_taken_extra;
+  return layout;
+}
+
+// Fetches for the translator; the page becomes watched code, so stores into it drop its blocks.
+bool Core::State::fetch_for_translator(void* state, uint32_t addr, uint32_t& bits) {
+  State& s = *static_cast<State*>(state);
+  uint32_t unused_fault = 0;
+  if (!s.fetch_bits(addr, bits, unused_fault)) return false;
+  const uint32_t first_page = DecodeCache::page_of(addr);
+  const uint32_t last_page = DecodeCache::page_of(addr + instruction_length(bits) - 1);
+  s.decode_cache.mark_code(first_page);
+  s.decode_cache.mark_code(last_page);
+  s.watch_page(first_page);
+  s.watch_page(last_page);
+  return true;
+}
+
+// Cycles the interpreter runs for when it takes over at an instruction no block covers: enough
+// for a run of such instructions (float code), short enough to return to blocks soon after.
+constexpr uint64_t kInterpreterSpanCycles = 32;
+
+void Core::State::execute_translated() {
+  const uint64_t end = cycle_limit;
+  while (cycle < cycle_limit) {
+    const TranslatedBlock& block = translator->block_at(pc, &State::fetch_for_translator, this);
+    uint64_t span = kInterpreterSpanCycles;
+    if (block.instructions != 0) {
+      // A block runs only if it cannot reach the limit before its last instruction, so the batch
+      // ends where the interpreter would end it.
+      const uint64_t bound =
+          block.static_cost + uint64_t{block.memory_accesses} * window_latency_max;
+      if (bound < cycle_limit - cycle) {
+        if (translator->run(this, block) == Translator::kNormalExit) continue;
+        span = 1;  // a side exit: the interpreter runs that one instruction
+      }
+    }
+    cycle_limit = std::min(end, cycle + span);
+    execute<false>();
+    if (cycle_limit == 0) return;  // slow code ended the batch
+    cycle_limit = end;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -979,30 +1067,10 @@ SSDVP_EACH_LENGTH(kMulhsu, {
   write_rd(e, kStep, static_cast<uint32_t>(static_cast<uint64_t>(product) >> 32));
 })
 SSDVP_EACH_LENGTH(kMulhu, write_rd(e, kStep, static_cast<uint32_t>((uint64_t{a} * b) >> 32));)
-SSDVP_EACH_LENGTH(kDiv, {
-  const auto dividend = static_cast<int32_t>(a);
-  const auto divisor = static_cast<int32_t>(b);
-  if (divisor == 0) {
-    write_rd(e, kStep, ~0u);
-  } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
-    write_rd(e, kStep, a);  // overflow: the quotient is the dividend
-  } else {
-    write_rd(e, kStep, static_cast<uint32_t>(dividend / divisor));
-  }
-})
-SSDVP_EACH_LENGTH(kDivu, write_rd(e, kStep, b == 0 ? ~0u : a / b);)
-SSDVP_EACH_LENGTH(kRem, {
-  const auto dividend = static_cast<int32_t>(a);
-  const auto divisor = static_cast<int32_t>(b);
-  if (divisor == 0) {
-    write_rd(e, kStep, a);
-  } else if (dividend == std::numeric_limits<int32_t>::min() && divisor == -1) {
-    write_rd(e, kStep, 0);
-  } else {
-    write_rd(e, kStep, static_cast<uint32_t>(dividend % divisor));
-  }
-})
-SSDVP_EACH_LENGTH(kRemu, write_rd(e, kStep, b == 0 ? a : a % b);)
+SSDVP_EACH_LENGTH(kDiv, write_rd(e, kStep, rv_div(a, b));)
+SSDVP_EACH_LENGTH(kDivu, write_rd(e, kStep, rv_divu(a, b));)
+SSDVP_EACH_LENGTH(kRem, write_rd(e, kStep, rv_rem(a, b));)
+SSDVP_EACH_LENGTH(kRemu, write_rd(e, kStep, rv_remu(a, b));)
 
 SSDVP_EACH_LENGTH(kFence, ip += kStep;)
 SSDVP_ANY_LENGTH(kFenceI): {
@@ -1175,6 +1243,8 @@ StopReason Core::run(uint64_t cycle_budget) {
     s.cycle_limit = end;
     if (hooks) {
       s.execute<true>();
+    } else if (translating()) {
+      s.execute_translated();
     } else {
       s.execute<false>();
     }
@@ -1284,6 +1354,9 @@ const TrapRecord& Core::last_trap() const { return state_->last_trap; }
 bool Core::read_csr(uint32_t csr, uint32_t& value) const {
   return state_->csrs.read(csr, state_->counters(), value);
 }
+
+void Core::set_translation(bool enabled) { state_->translate = enabled; }
+bool Core::translating() const { return state_->translate && state_->translator != nullptr; }
 
 void Core::set_instruction_trace(std::ostream* out) { state_->trace = out; }
 

@@ -3,7 +3,8 @@
 // Speed: each instruction is decoded once into a decode cache keyed by its address (invalidated
 // when the hart stores into a page holding decoded code, and by fence.i); memory in a direct
 // region (DMI) is accessed through its host pointer; run() executes a batch of cycles with no
-// synchronisation per instruction.
+// synchronisation per instruction. On x86-64 hosts straight-line code runs as translated blocks
+// (rv_translator.h), with the interpreter for the rest.
 // Timing: every instruction costs its class cost (InstructionCosts) plus, for memory accesses,
 // the target's latency in cycles.
 #pragma once
@@ -86,6 +87,11 @@ class Core {
   const TrapRecord& last_trap() const;
   // Reads a CSR as the hart would (for tests and reports); returns false if unimplemented.
   bool read_csr(uint32_t csr, uint32_t& value) const;
+
+  // Back end: the translator (rv_translator.h) where the host has one, on by default, else the
+  // interpreter. Both give identical results; the interpreter is the reference.
+  void set_translation(bool enabled);
+  bool translating() const;
 
   // Slow-mode hooks; while both are off run() takes the fast path.
   // Instruction trace: one line per retired instruction (hart, cycle, pc, encoding, disassembly).

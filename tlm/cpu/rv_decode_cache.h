@@ -66,6 +66,8 @@ class DecodeCache {
   // Records that the page holds decoded code, so stores into it invalidate.
   void mark_code(uint32_t page) { code_pages_[page >> 6] |= 1ull << (page & 63); }
   bool holds_code(uint32_t page) const { return (code_pages_[page >> 6] >> (page & 63)) & 1u; }
+  // The bitmap itself, one bit per page (translated stores test it in place).
+  const uint64_t* code_page_bits() const { return code_pages_.data(); }
 
   // Drops the decoded instructions overlapping [addr, addr + len), including a 32-bit one that
   // starts in the halfword before addr.

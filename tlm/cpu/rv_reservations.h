@@ -28,6 +28,8 @@ class Reservations {
   // Drops the hart's reservation (reset).
   void clear(uint32_t hart_id);
   bool holds(uint32_t hart_id, uint32_t addr) const;
+  // Non-zero while any hart holds a reservation (translated stores test it in place).
+  const uint32_t& active_harts() const { return active_harts_; }
 
  private:
   void check_hart(uint32_t hart_id) const;

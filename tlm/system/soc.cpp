@@ -775,6 +775,7 @@ void Soc::report(nlohmann::json& out) const {
                      {"bus_transactions", hart->bus_transactions()}});
   }
   out["harts"] = std::move(harts);
+  out["cpu_backend"] = harts_.front()->core().translating() ? "translator" : "interpreter";
   nlohmann::json bus = nlohmann::json::object();
   for (const Router::Target& target : router_.targets()) {
     bus[target.name] = {{"base", target.base}, {"size_bytes", target.size},

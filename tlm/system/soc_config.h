@@ -19,6 +19,7 @@ struct CpuConfig {
   uint64_t quantum_ps = 1'000'000;        // temporal-decoupling quantum
   uint32_t stack_bytes_per_hart = 8192;
   cpu::InstructionCosts cost;
+  bool translate = true;  // the translating back end where the host has one (same results)
 };
 
 struct RomConfig {

@@ -80,6 +80,32 @@ TEST(Ssdsim, SameScenarioTwiceGivesIdenticalStats) {
   EXPECT_EQ(first, second);
 }
 
+// The translating back end and the interpreter give the same results (two harts: the worker's
+// jobs and the serving hart's interrupts are in the run).
+TEST(Ssdsim, TranslatorAndInterpreterGiveIdenticalStats) {
+  const std::string translated = temp_dir("backend_translator");
+  const std::string interpreted = temp_dir("backend_interpreter");
+  ASSERT_EQ(run_ssdsim("--set cpu.harts=2 --out " + translated).exit_code, 0);
+  ASSERT_EQ(run_ssdsim("--set cpu.harts=2 --set cpu.translate=false --out " + interpreted)
+                .exit_code,
+            0);
+  nlohmann::json first = read_json(translated + "/stats.json");
+  nlohmann::json second = read_json(interpreted + "/stats.json");
+#if defined(__x86_64__)
+  EXPECT_EQ(first["simulator"]["cpu_backend"], "translator");
+#endif
+  EXPECT_EQ(second["simulator"]["cpu_backend"], "interpreter");
+  // They differ on purpose in these keys.
+  for (nlohmann::json* stats : {&first, &second}) {
+    (*stats)["config"]["output"].erase("dir");
+    (*stats)["config"]["cpu"].erase("translate");
+    stats->erase("simulator");
+  }
+  drop_wall_clock_fields(first);
+  drop_wall_clock_fields(second);
+  EXPECT_EQ(first, second);
+}
+
 TEST(Ssdsim, UnknownKeyIsAnErrorNamingTheKey) {
   const SsdsimRun run = run_ssdsim("--set cpu.hartz=2");
   EXPECT_EQ(run.exit_code, 2) << run.output;

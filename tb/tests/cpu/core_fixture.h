@@ -21,7 +21,11 @@ class CoreTest : public ::testing::Test {
   static constexpr int kPrologueInstructions = 3;
 
   explicit CoreTest(const InstructionCosts& costs = InstructionCosts{})
-      : costs_(costs), core(0, bus, reservations, costs_) {}
+      : costs_(costs), core(0, bus, reservations, costs_) {
+#ifdef SSDVP_INTERPRETER_ONLY
+    core.set_translation(false);  // the cpu_tests_interpreter build
+#endif
+  }
 
   // A program at kCode that first points mtvec at kHandler (three instructions; uses t6).
   static enc::Program program() {

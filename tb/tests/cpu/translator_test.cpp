@@ -1,0 +1,269 @@
+// The translating back end against the interpreter: random programs run on two harts, one with
+// translation and one without, in batches of random budgets; after every batch both must agree on
+// every register, the pc, every counter, and afterwards on memory and the bus accesses made.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "tb/tests/cpu/encoder.h"
+#include "tb/tests/cpu/test_bus.h"
+#include "tlm/cpu/rv_core.h"
+#include "tlm/cpu/rv_csr.h"
+#include "tlm/cpu/rv_reservations.h"
+
+namespace ssdvp::cpu::test {
+namespace {
+
+using namespace enc;  // NOLINT: the encoder's mnemonics read like assembly
+
+constexpr uint32_t kHandler = 0x0800;
+constexpr uint32_t kCode = 0x1000;
+// Registers the generator leaves alone: bases of the memories, the loop counter, the handler's.
+constexpr uint32_t kSramBaseReg = s0;
+constexpr uint32_t kMmioBaseReg = s1;
+constexpr uint32_t kCodeBaseReg = s2;
+constexpr uint32_t kErrorBaseReg = s3;
+constexpr uint32_t kLoopReg = 20;  // s4
+constexpr uint32_t kScratch[] = {a0, a1, a2, a3, a4, a5, a6, a7, t0, t1, t2, t3, t4};
+
+class ProgramGenerator {
+ public:
+  explicit ProgramGenerator(uint32_t seed) : random_(seed) {}
+
+  // The trap handler: skips the instruction that trapped (all generated ones that may trap are
+  // 4 bytes long) and returns.
+  Program handler() const {
+    Program p(kHandler);
+    p << csrrs(t6, csr::kMepc, zero) << addi(t6, t6, 4) << csrrw(zero, csr::kMepc, t6) << mret();
+    return p;
+  }
+
+  // About `instructions` instructions; programs stay under 2 KiB so every store into the code
+  // reaches its target with a 12-bit offset.
+  Program program(unsigned instructions) {
+    Program p(kCode);
+    p.li(t6, kHandler);
+    p << csrrw(zero, csr::kMtvec, t6);
+    p.li(kSramBaseReg, TestBus::kSramBase);
+    p.li(kMmioBaseReg, TestBus::kMmioBase);
+    p.li(kCodeBaseReg, kCode);
+    p.li(kErrorBaseReg, TestBus::kErrorBase);
+    for (const uint32_t reg : kScratch) p.li(reg, value());
+    while (p.here() < kCode + 4 * instructions) emit(p);
+    p << jal(zero, 0);  // spins until the budget ends
+    return p;
+  }
+
+ private:
+  uint32_t pick(uint32_t bound) { return std::uniform_int_distribution<uint32_t>(0, bound - 1)(random_); }
+  uint32_t scratch() { return kScratch[pick(std::size(kScratch))]; }
+  // Register values with the division and shift edge cases well represented.
+  uint32_t value() {
+    static constexpr uint32_t kEdges[] = {0, 1, ~0u, 0x80000000u, 0x7FFFFFFFu, 31, 32};
+    return pick(3) == 0 ? kEdges[pick(std::size(kEdges))] : static_cast<uint32_t>(random_());
+  }
+  int32_t imm12() { return static_cast<int32_t>(pick(4096)) - 2048; }
+
+  void emit(Program& p) {
+    const uint32_t rd = scratch();
+    const uint32_t a = scratch();
+    const uint32_t b = scratch();
+    switch (pick(16)) {
+      case 0: {  // register-register
+        static constexpr uint32_t (*kOps[])(uint32_t, uint32_t, uint32_t) = {
+            add, sub, sll, slt, sltu, xor_, srl, sra, or_, and_,
+            mul, mulh, mulhsu, mulhu, div, divu, rem, remu};
+        p << kOps[pick(std::size(kOps))](pick(8) == 0 ? zero : rd, a, b);
+        break;
+      }
+      case 1: {  // register-immediate
+        static constexpr uint32_t (*kOps[])(uint32_t, uint32_t, int32_t) = {addi, slti, sltiu,
+                                                                            xori, ori, andi};
+        p << kOps[pick(std::size(kOps))](rd, a, imm12());
+        break;
+      }
+      case 2:
+        p << (pick(3) == 0 ? slli(rd, a, pick(32)) : pick(2) ? srli(rd, a, pick(32))
+                                                             : srai(rd, a, pick(32)));
+        break;
+      case 3: p << (pick(2) ? lui(rd, pick(1u << 20)) : auipc(rd, pick(1u << 20))); break;
+      case 4: case 5: case 6: {  // loads: mostly SRAM, sometimes code, MMIO or the error range
+        static constexpr uint32_t (*kOps[])(uint32_t, uint32_t, int32_t) = {lb, lh, lw, lbu, lhu};
+        p << kOps[pick(std::size(kOps))](rd, base(), offset());
+        break;
+      }
+      case 7: case 8: {  // stores
+        static constexpr uint32_t (*kOps[])(uint32_t, uint32_t, int32_t) = {sb, sh, sw};
+        const uint32_t base_reg = base();
+        if (base_reg == kCodeBaseReg) {
+          // Rewrites an instruction ahead with another ALU instruction (self-modifying code).
+          const uint32_t ahead = p.here() + 4 * (1 + pick(8)) - kCode;
+          p.li(rd, addi(scratch(), scratch(), imm12()));
+          p << sw(rd, kCodeBaseReg, static_cast<int32_t>(ahead));
+        } else {
+          p << kOps[pick(std::size(kOps))](a, base_reg, offset());
+        }
+        break;
+      }
+      case 9: case 10: {  // a forward branch over a few instructions
+        static constexpr uint32_t (*kOps[])(uint32_t, uint32_t, int32_t) = {beq, bne, blt,
+                                                                            bge, bltu, bgeu};
+        p << kOps[pick(std::size(kOps))](a, b, 4 * static_cast<int32_t>(1 + pick(4)));
+        break;
+      }
+      case 11: {  // a short loop
+        const uint32_t body = 1 + pick(4);
+        p.li(kLoopReg, 1 + pick(6));
+        const uint32_t top = p.here();
+        for (uint32_t i = 0; i < body; ++i) {
+          p << addi(rd, rd, imm12());
+        }
+        p << addi(kLoopReg, kLoopReg, -1);
+        p << bne(kLoopReg, zero, static_cast<int32_t>(top - p.here()));
+        break;
+      }
+      case 12:  // jal forward, linking or not
+        p << jal(pick(2) ? ra : zero, 4 * static_cast<int32_t>(1 + pick(3)));
+        break;
+      case 13: {  // jalr to a forward target (computed), or to an odd one
+        p << auipc(rd, 0);
+        p << jalr(pick(2) ? ra : zero, rd, 8 + 4 * static_cast<int32_t>(pick(3)) + (pick(4) == 0));
+        break;
+      }
+      case 14:  // counters, read mid-block by the interpreter
+        p << csrrs(rd, pick(2) ? csr::kMcycle : csr::kMinstret, zero);
+        break;
+      default: {  // compressed instructions on the a/s registers the C formats reach
+        const uint32_t c_rd = a0 + pick(6);  // a0..a5 are x10..x15
+        switch (pick(5)) {
+          case 0: p << c_addi(c_rd, static_cast<int32_t>(pick(63)) - 31); break;
+          case 1: p << c_add(c_rd, scratch()); break;
+          case 2: p << c_xor(c_rd, a0 + pick(6)); break;
+          case 3: p << c_srli(c_rd, 1 + pick(31)); break;
+          default: p << c_mv(c_rd, scratch()); break;
+        }
+        break;
+      }
+    }
+  }
+
+  uint32_t base() {
+    const uint32_t choice = pick(16);
+    if (choice == 0) return kMmioBaseReg;
+    if (choice == 1) return kErrorBaseReg;
+    if (choice == 2) return kCodeBaseReg;
+    return kSramBaseReg;
+  }
+  // Offsets within 1 KiB, misaligned one time in eight.
+  int32_t offset() { return static_cast<int32_t>(4 * pick(256) + (pick(8) == 0 ? 1 + pick(3) : 0)); }
+
+  std::mt19937 random_;
+};
+
+struct Hart {
+  Hart(const InstructionCosts& costs, bool translate) : core(0, bus, reservations, costs) {
+    core.set_translation(translate);
+  }
+  TestBus bus;
+  Reservations reservations;
+  Core core;
+};
+
+void expect_same(const Core& translated, const Core& interpreted, const std::string& where) {
+  ASSERT_EQ(translated.pc(), interpreted.pc()) << where;
+  ASSERT_EQ(translated.cycles(), interpreted.cycles()) << where;
+  ASSERT_EQ(translated.instret(), interpreted.instret()) << where;
+  ASSERT_EQ(translated.loads(), interpreted.loads()) << where;
+  ASSERT_EQ(translated.stores(), interpreted.stores()) << where;
+  ASSERT_EQ(translated.in_trap(), interpreted.in_trap()) << where;
+  for (unsigned r = 0; r < 32; ++r) {
+    ASSERT_EQ(translated.reg(r), interpreted.reg(r)) << where << ", x" << r;
+  }
+}
+
+TEST(Translator, AgreesWithTheInterpreterOnRandomPrograms) {
+  if (!Hart(InstructionCosts{}, true).core.translating()) {
+    GTEST_SKIP() << "no translating back end on this host";
+  }
+  constexpr unsigned kPrograms = 300;
+  for (uint32_t seed = 1; seed <= kPrograms; ++seed) {
+    std::mt19937 random(seed);
+    InstructionCosts costs;
+    for (uint32_t* cost : {&costs.alu, &costs.branch_taken, &costs.branch_not_taken, &costs.jump,
+                           &costs.load, &costs.store, &costs.mul, &costs.div, &costs.csr}) {
+      *cost = 1 + random() % 4;
+    }
+    Hart translated(costs, true);
+    Hart interpreted(costs, false);
+    ASSERT_TRUE(translated.core.translating());
+    ASSERT_FALSE(interpreted.core.translating());
+    ProgramGenerator generator(seed);
+    const Program handler = generator.handler();
+    const Program program = generator.program(100 + random() % 280);
+    const uint32_t sram_latency = random() % 3;
+    const uint32_t ram_latency = random() % 3;
+    for (Hart* hart : {&translated, &interpreted}) {
+      hart->bus.sram_read_cycles = hart->bus.sram_write_cycles = sram_latency;
+      hart->bus.ram_read_cycles = hart->bus.ram_write_cycles = ram_latency;
+      hart->bus.mmio_cycles = 5;
+      hart->bus.load(handler.base(), handler.bytes());
+      hart->bus.load(program.base(), program.bytes());
+      hart->core.flush_decode_cache();
+      hart->core.reset(kCode);
+    }
+    uint64_t spent = 0;
+    for (unsigned batch = 0; spent < 30'000; ++batch) {
+      // Mostly short batches, so many end inside blocks, and some long ones.
+      const uint64_t budget = random() % 8 == 0 ? 1 + random() % 5'000 : 1 + random() % 60;
+      const StopReason translated_stop = translated.core.run(budget);
+      const StopReason interpreted_stop = interpreted.core.run(budget);
+      const std::string where =
+          "seed " + std::to_string(seed) + ", batch " + std::to_string(batch);
+      ASSERT_EQ(translated_stop, interpreted_stop) << where;
+      expect_same(translated.core, interpreted.core, where);
+      if (HasFatalFailure()) return;
+      spent += budget;
+      if (translated_stop == StopReason::kTrapLoop) break;
+    }
+    const std::string where = "seed " + std::to_string(seed) + ", memory";
+    for (uint32_t addr = 0; addr < TestBus::kSramSize; addr += 4) {
+      ASSERT_EQ(translated.bus.peek32(TestBus::kSramBase + addr),
+                interpreted.bus.peek32(TestBus::kSramBase + addr))
+          << where << " at SRAM +" << addr;
+    }
+    for (uint32_t addr = kCode; addr < program.here(); addr += 4) {
+      ASSERT_EQ(translated.bus.peek32(addr), interpreted.bus.peek32(addr)) << where << " at " << addr;
+    }
+    ASSERT_EQ(translated.bus.accesses.size(), interpreted.bus.accesses.size()) << where;
+    for (size_t i = 0; i < translated.bus.accesses.size(); ++i) {
+      const TestBus::Access& t = translated.bus.accesses[i];
+      const TestBus::Access& n = interpreted.bus.accesses[i];
+      ASSERT_TRUE(t.write == n.write && t.addr == n.addr && t.len == n.len && t.value == n.value)
+          << where << ", bus access " << i;
+    }
+  }
+}
+
+// A store that rewrites the next instruction of the running block: the translated block is
+// dropped and the new instruction runs, as in the interpreter.
+TEST(Translator, StoreIntoTheRunningBlockTakesEffect) {
+  Hart hart(InstructionCosts{}, true);
+  if (!hart.core.translating()) GTEST_SKIP() << "no translating back end on this host";
+  Program p(kCode);
+  p.li(a1, addi(a0, a0, 100));  // the replacement instruction
+  p.li(a2, kCode);
+  const uint32_t store_at = p.here();
+  p << sw(a1, a2, static_cast<int32_t>(store_at + 4 - kCode));
+  p << addi(a0, a0, 1);  // replaced before it runs
+  p << jal(zero, 0);
+  hart.bus.load(p.base(), p.bytes());
+  hart.core.flush_decode_cache();
+  hart.core.reset(kCode);
+  hart.core.run(200);
+  EXPECT_EQ(hart.core.reg(a0), 100u);
+}
+
+}  // namespace
+}  // namespace ssdvp::cpu::test
