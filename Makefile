@@ -48,7 +48,8 @@ test-sanitize: sanitize
 # each executable with all its cases in one process.
 SANITIZE_UNIT_TESTS = cpu/cpu_tests scenario/scenario_tests workload/workload_tests \
   elf/elf_image_test nand/nand_tests ftl/ftl_tests map/map_tests rqrmi/rqrmi_tests \
-  ftl_store/tp_store_tests waves/wave_writer_test profile/profile_report_test
+  ftl_store/tp_store_tests ftl_runtime/ftl_runtime_tests waves/wave_writer_test \
+  profile/profile_report_test
 
 test-sanitize-unit: configure-sanitize
 	@cmake --build $(BUILD_DIR)-asan -j $(JOBS) --target $(notdir $(SANITIZE_UNIT_TESTS))

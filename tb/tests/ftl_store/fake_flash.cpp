@@ -30,54 +30,71 @@ FakeFlash::FakeFlash(const nand_geometry_t &geometry, const block_manager_t *blo
     throw std::logic_error("one FakeFlash at a time");
   }
   live_ = this;
-  if (!flash_init(&layer_, &geometry, blocks, op_count, arena)) {
+  if (!flash_init(layer_, &geometry, blocks, op_count, arena)) {
     live_ = nullptr;
     throw std::runtime_error("the flash records do not fit in the arena");
   }
 }
 
+FakeFlash::FakeFlash(const nand_geometry_t &geometry) : bound_(false) {
+  if (live_ != nullptr) {
+    throw std::logic_error("one FakeFlash at a time");
+  }
+  live_ = this;
+  own_layer_.geometry = geometry;
+}
+
 FakeFlash::~FakeFlash() { live_ = nullptr; }
+
+bool FakeFlash::bind(flash_layer_t *layer) {
+  if (bound_) {
+    return layer == layer_;
+  }
+  layer_ = layer;
+  bound_ = true;
+  return true;
+}
 
 bool FakeFlash::init(const nand_geometry_t *geometry, const block_manager_t *blocks,
                      uint32_t op_count, arena_t *arena) {
-  layer_.geometry = *geometry;
-  layer_.blocks = blocks;
-  layer_.io_per_op = geometry->bits_per_cell * geometry->planes;
-  layer_.oob_words = (geometry->oob_bytes + 3u) / 4u;
-  layer_.op_count = op_count;
-  layer_.ops = (flash_op_t *)arena_alloc(arena, "flash_ops", op_count * sizeof(flash_op_t));
+  layer_->geometry = *geometry;
+  layer_->blocks = blocks;
+  layer_->io_per_op = geometry->bits_per_cell * geometry->planes;
+  layer_->oob_words = (geometry->oob_bytes + 3u) / 4u;
+  layer_->op_count = op_count;
+  layer_->ops = (flash_op_t *)arena_alloc(arena, "flash_ops", op_count * sizeof(flash_op_t));
   nfc_io_t *io = (nfc_io_t *)arena_alloc(arena, "flash_io_lists",
-                                         op_count * layer_.io_per_op * sizeof(nfc_io_t));
+                                         op_count * layer_->io_per_op * sizeof(nfc_io_t));
   uint32_t *oob = (uint32_t *)arena_alloc(
-      arena, "flash_oob", op_count * layer_.io_per_op * layer_.oob_words * sizeof(uint32_t));
-  if (layer_.ops == nullptr || io == nullptr || oob == nullptr) {
+      arena, "flash_oob", op_count * layer_->io_per_op * layer_->oob_words * sizeof(uint32_t));
+  if (layer_->ops == nullptr || io == nullptr || oob == nullptr) {
     return false;
   }
-  layer_.free_ops = nullptr;
+  layer_->free_ops = nullptr;
   for (uint32_t i = op_count; i-- > 0;) {
-    flash_op_t *op = &layer_.ops[i];
-    op->io = io + i * layer_.io_per_op;
-    op->oob = oob + i * layer_.io_per_op * layer_.oob_words;
-    op->next_free = layer_.free_ops;
-    layer_.free_ops = op;
+    flash_op_t *op = &layer_->ops[i];
+    op->io = io + i * layer_->io_per_op;
+    op->oob = oob + i * layer_->io_per_op * layer_->oob_words;
+    op->next_free = layer_->free_ops;
+    layer_->free_ops = op;
   }
-  layer_.free_count = op_count;
-  targets_.assign(op_count, std::vector<IoTarget>(layer_.io_per_op));
+  layer_->free_count = op_count;
+  targets_.assign(op_count, std::vector<IoTarget>(layer_->io_per_op));
   busy_.assign(op_count, false);
   return true;
 }
 
 flash_op_t *FakeFlash::take(flash_done_fn done, void *owner) {
-  flash_op_t *op = layer_.free_ops;
+  flash_op_t *op = layer_->free_ops;
   if (op == nullptr) {
     return nullptr;
   }
-  layer_.free_ops = op->next_free;
-  --layer_.free_count;
+  layer_->free_ops = op->next_free;
+  --layer_->free_count;
   op->done = done;
   op->owner = owner;
   op->user = 0;
-  std::memset(op->io, 0, layer_.io_per_op * sizeof(nfc_io_t));
+  std::memset(op->io, 0, layer_->io_per_op * sizeof(nfc_io_t));
   std::fill(targets_[op_index(op)].begin(), targets_[op_index(op)].end(),
             IoTarget{nullptr, nullptr, 0});
   return op;
@@ -85,20 +102,20 @@ flash_op_t *FakeFlash::take(flash_done_fn done, void *owner) {
 
 void FakeFlash::point_io(flash_op_t *op, uint32_t i, void *buffer, bool with_oob,
                          uint32_t meta_bytes) {
-  if (i >= layer_.io_per_op) {
-    ADD_FAILURE() << "io entry " << i << " beyond the record's " << layer_.io_per_op;
+  if (i >= layer_->io_per_op) {
+    ADD_FAILURE() << "io entry " << i << " beyond the record's " << layer_->io_per_op;
     return;
   }
   op->io[i].buffer = (uint32_t)(uintptr_t)buffer;
-  op->io[i].oob = with_oob ? (uint32_t)(uintptr_t)flash_oob(&layer_, op, i) : 0u;
+  op->io[i].oob = with_oob ? (uint32_t)(uintptr_t)flash_oob(layer_, op, i) : 0u;
   op->io[i].meta_bytes = meta_bytes;
-  uint32_t bytes = meta_bytes != 0 ? meta_bytes : layer_.geometry.page_bytes;
-  targets_[op_index(op)][i] = IoTarget{buffer, with_oob ? flash_oob(&layer_, op, i) : nullptr,
+  uint32_t bytes = meta_bytes != 0 ? meta_bytes : layer_->geometry.page_bytes;
+  targets_[op_index(op)][i] = IoTarget{buffer, with_oob ? flash_oob(layer_, op, i) : nullptr,
                                        bytes};
 }
 
 bool FakeFlash::check_address(uint32_t ppn, uint32_t planes) const {
-  const nand_geometry_t &g = layer_.geometry;
+  const nand_geometry_t &g = layer_->geometry;
   uint64_t total = (uint64_t)g.channels * g.ways * g.dies * g.planes * g.blocks * g.pages;
   uint32_t plane = (ppn / plane_stride()) % g.planes;
   if (ppn >= total || planes == 0 || plane + planes > g.planes) {
@@ -111,24 +128,24 @@ bool FakeFlash::check_address(uint32_t ppn, uint32_t planes) const {
 
 void FakeFlash::submit(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t planes) {
   uint32_t index = op_index(op);
-  if (index >= layer_.op_count || busy_[index]) {
+  if (index >= layer_->op_count || busy_[index]) {
     throw std::logic_error("submitting a record that is not taken or already in flight");
   }
   op->vpn = vpn;
   op->planes = planes;
-  FakeFlashOp pending{op, kind, vpn, block_vpn_to_ppn(layer_.blocks, vpn), planes, {}, {}};
+  FakeFlashOp pending{op, kind, vpn, block_vpn_to_ppn(layer_->blocks, vpn), planes, {}, {}};
   if (kind == NFC_OP_PROGRAM) {
     // The NFC may move the data at any time before the completion: take it now, and check at
     // the completion that the buffers did not change meanwhile.
-    for (uint32_t i = 0; i < planes * layer_.geometry.bits_per_cell; ++i) {
+    for (uint32_t i = 0; i < planes * layer_->geometry.bits_per_cell; ++i) {
       const IoTarget &target = targets_[index][i];
       std::vector<uint32_t> words(page_words(), 0xFFFFFFFFu);
       if (target.buffer != nullptr) {
         std::memcpy(words.data(), target.buffer, std::min(target.bytes, page_words() * 4u));
       }
-      std::vector<uint32_t> oob(layer_.oob_words, 0xFFFFFFFFu);
+      std::vector<uint32_t> oob(layer_->oob_words, 0xFFFFFFFFu);
       if (target.oob != nullptr) {
-        std::copy(target.oob, target.oob + layer_.oob_words, oob.begin());
+        std::copy(target.oob, target.oob + layer_->oob_words, oob.begin());
       }
       pending.data.push_back(std::move(words));
       pending.oob.push_back(std::move(oob));
@@ -136,7 +153,7 @@ void FakeFlash::submit(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t pla
   }
   // A die runs its operations in submission order, so the wordline order of a block is the
   // order of submission, whatever order the test completes them in.
-  const nand_geometry_t &g = layer_.geometry;
+  const nand_geometry_t &g = layer_->geometry;
   for (uint32_t plane = 0; kind != NFC_OP_READ && plane < planes; ++plane) {
     uint32_t first = pending.ppn + plane * plane_stride();
     if (kind == NFC_OP_ERASE) {
@@ -165,7 +182,7 @@ uint32_t FakeFlash::read(const FakeFlashOp &pending) {
     uint32_t ppn = pending.ppn + plane * plane_stride();
     const IoTarget &target = targets_[op_index(pending.op)][plane];
     std::vector<uint32_t> words(page_words(), 0xFFFFFFFFu);
-    std::vector<uint32_t> oob(layer_.oob_words, 0xFFFFFFFFu);
+    std::vector<uint32_t> oob(layer_->oob_words, 0xFFFFFFFFu);
     auto found = pages_.find(ppn);
     if (found == pages_.end()) {
       status = std::max<uint32_t>(status, NFC_STATUS_ERASED);
@@ -188,7 +205,7 @@ uint32_t FakeFlash::read(const FakeFlashOp &pending) {
 
 uint32_t FakeFlash::program(const FakeFlashOp &pending) {
   ++programs_;
-  const nand_geometry_t &g = layer_.geometry;
+  const nand_geometry_t &g = layer_->geometry;
   if (!check_address(pending.ppn, pending.planes)) {
     return NFC_STATUS_PROGRAM_FAIL;
   }
@@ -228,8 +245,8 @@ void FakeFlash::erase(const FakeFlashOp &pending) {
   }
   for (uint32_t plane = 0; plane < pending.planes; ++plane) {
     uint32_t first = pending.ppn + plane * plane_stride();
-    first -= first % layer_.geometry.pages;
-    for (uint32_t page = 0; page < layer_.geometry.pages; ++page) {
+    first -= first % layer_->geometry.pages;
+    for (uint32_t page = 0; page < layer_->geometry.pages; ++page) {
       pages_.erase(first + page);
     }
   }
@@ -279,12 +296,12 @@ void FakeFlash::wait_for_interrupt() {
 }
 
 void FakeFlash::run(const nfc_completion_t &completion) {
-  flash_op_t *op = &layer_.ops[completion.id];
+  flash_op_t *op = &layer_->ops[completion.id];
   op->done(op, completion.status);
   busy_[completion.id] = false;
-  op->next_free = layer_.free_ops;
-  layer_.free_ops = op;
-  ++layer_.free_count;
+  op->next_free = layer_->free_ops;
+  layer_->free_ops = op;
+  ++layer_->free_count;
 }
 
 uint32_t FakeFlash::drain() {
@@ -310,7 +327,7 @@ uint32_t FakeFlash::drain_if(bool (*accept)(const flash_op_t *op)) {
   while (!queue_.empty()) {
     nfc_completion_t completion = queue_.front();
     queue_.pop_front();
-    if (accept(&layer_.ops[completion.id])) {
+    if (accept(&layer_->ops[completion.id])) {
       run(completion);
       ++ran;
     } else {
@@ -321,14 +338,14 @@ uint32_t FakeFlash::drain_if(bool (*accept)(const flash_op_t *op)) {
 }
 
 std::vector<uint32_t> FakeFlash::data(uint32_t vpn) const {
-  auto found = pages_.find(block_vpn_to_ppn(layer_.blocks, vpn));
+  auto found = pages_.find(block_vpn_to_ppn(layer_->blocks, vpn));
   return found == pages_.end() ? std::vector<uint32_t>(page_words(), 0xFFFFFFFFu)
                                : found->second.data;
 }
 
 std::vector<uint32_t> FakeFlash::oob(uint32_t vpn) const {
-  auto found = pages_.find(block_vpn_to_ppn(layer_.blocks, vpn));
-  return found == pages_.end() ? std::vector<uint32_t>(layer_.oob_words, 0xFFFFFFFFu)
+  auto found = pages_.find(block_vpn_to_ppn(layer_->blocks, vpn));
+  return found == pages_.end() ? std::vector<uint32_t>(layer_->oob_words, 0xFFFFFFFFu)
                                : found->second.oob;
 }
 
@@ -340,6 +357,9 @@ extern "C" {
 
 bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry,
                 const block_manager_t *blocks, uint32_t op_count, arena_t *arena) {
+  if (ssdvp::test::FakeFlash::live() != nullptr) {
+    ssdvp::test::FakeFlash::live()->bind(flash);
+  }
   return fake_of(flash).init(geometry, blocks, op_count, arena);
 }
 
@@ -350,6 +370,10 @@ flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner)
 void flash_io_user(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *slot,
                    bool with_oob) {
   fake_of(flash).point_io(op, i, slot, with_oob, 0);
+}
+
+void flash_io_oob(const flash_layer_t *flash, flash_op_t *op, uint32_t i) {
+  fake_of(flash).point_io(op, i, nullptr, true, 0);
 }
 
 void flash_io_meta(const flash_layer_t *flash, flash_op_t *op, uint32_t i, void *page) {

@@ -48,8 +48,14 @@ class FakeFlash {
   FakeFlash &operator=(const FakeFlash &) = delete;
 
   static FakeFlash *live() { return live_; }
-  flash_layer_t *layer() { return &layer_; }
-  const nand_geometry_t &geometry() const { return layer_.geometry; }
+  // Serves the layer the first flash_init call names (ftl_core.flash when the FTL boots through
+  // ftl_init) instead of one of its own; until then no layer is live.
+  explicit FakeFlash(const nand_geometry_t &geometry);
+
+  flash_layer_t *layer() { return layer_; }
+  // Binds the layer flash_init names, once, for a fake built without one.
+  bool bind(flash_layer_t *layer);
+  const nand_geometry_t &geometry() const { return layer_->geometry; }
 
   // Submitted operations not yet completed, oldest first.
   const std::vector<FakeFlashOp> &in_flight() const { return in_flight_; }
@@ -99,10 +105,10 @@ class FakeFlash {
     uint32_t *oob;
     uint32_t bytes;
   };
-  uint32_t op_index(const flash_op_t *op) const { return (uint32_t)(op - layer_.ops); }
-  uint32_t plane_stride() const { return layer_.geometry.blocks * layer_.geometry.pages; }
-  uint32_t block_key(uint32_t ppn) const { return ppn / layer_.geometry.pages; }
-  uint32_t page_words() const { return layer_.geometry.page_bytes / 4u; }
+  uint32_t op_index(const flash_op_t *op) const { return (uint32_t)(op - layer_->ops); }
+  uint32_t plane_stride() const { return layer_->geometry.blocks * layer_->geometry.pages; }
+  uint32_t block_key(uint32_t ppn) const { return ppn / layer_->geometry.pages; }
+  uint32_t page_words() const { return layer_->geometry.page_bytes / 4u; }
   bool check_address(uint32_t ppn, uint32_t planes) const;
   uint32_t read(const FakeFlashOp &pending);
   uint32_t program(const FakeFlashOp &pending);
@@ -110,7 +116,9 @@ class FakeFlash {
   void run(const nfc_completion_t &completion);
 
   static FakeFlash *live_;
-  flash_layer_t layer_{};
+  flash_layer_t own_layer_{};
+  flash_layer_t *layer_ = &own_layer_;
+  bool bound_ = true;
   std::vector<std::vector<IoTarget>> targets_;  // [record][io entry]
   std::vector<bool> busy_;                      // a record is submitted and not completed
   std::unordered_map<uint32_t, Page> pages_;    // programmed pages by PPN

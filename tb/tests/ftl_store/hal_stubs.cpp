@@ -15,6 +15,9 @@ namespace {
 
 std::string console;
 bool interrupts_on = true;
+uint32_t saves_open = 0;
+std::function<void()> wait_hook;
+std::function<void()> poll_hook;
 
 }  // namespace
 
@@ -27,6 +30,12 @@ std::string take_console() {
 }
 
 bool interrupts_enabled() { return interrupts_on; }
+
+uint32_t interrupt_saves_open() { return saves_open; }
+
+void set_wait_for_interrupt(std::function<void()> wait) { wait_hook = std::move(wait); }
+
+void set_interrupt_poll(std::function<void()> poll) { poll_hook = std::move(poll); }
 
 }  // namespace ssdvp::test
 
@@ -47,15 +56,31 @@ void system_fault(void) { throw ssdvp::test::FirmwareFault(console); }
 uint32_t irq_save_disable(void) {
   uint32_t saved = interrupts_on ? 1u : 0u;
   interrupts_on = false;
+  ++saves_open;
   return saved;
 }
 
-void irq_restore(uint32_t saved) { interrupts_on = saved != 0; }
+void irq_restore(uint32_t saved) {
+  interrupts_on = saved != 0;
+  --saves_open;
+}
+
+void irq_enable(void) { interrupts_on = true; }
+
+void irq_disable(void) { interrupts_on = false; }
 
 // The fake flash queues its completions where flash_drain finds them: no handler to run.
-void irq_poll(void) {}
+void irq_poll(void) {
+  if (poll_hook) {
+    poll_hook();
+  }
+}
 
 void cpu_wait_for_interrupt(void) {
+  if (wait_hook) {
+    wait_hook();
+    return;
+  }
   if (ssdvp::test::FakeFlash::live() == nullptr) {
     throw ssdvp::test::FirmwareFault("WFI with no flash: nothing would wake the core");
   }

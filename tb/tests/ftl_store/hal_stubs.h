@@ -4,6 +4,8 @@
 #ifndef SSDVP_TB_TESTS_FTL_STORE_HAL_STUBS_H
 #define SSDVP_TB_TESTS_FTL_STORE_HAL_STUBS_H
 
+#include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -17,8 +19,20 @@ struct FirmwareFault : std::runtime_error {
 // Everything fw_printf printed since the last call.
 std::string take_console();
 
-// Whether irq_save_disable / irq_restore left interrupts enabled.
+// Whether irq_enable / irq_disable and irq_save_disable / irq_restore left interrupts enabled.
 bool interrupts_enabled();
+
+// irq_save_disable calls not yet restored: nonzero while a module waits inside a section of its
+// own (the TP store's wait for room), where WFI must let the flash complete something.
+uint32_t interrupt_saves_open();
+
+// What WFI does instead of letting the live FakeFlash complete an operation (an empty function:
+// the default again). A test harness that runs the main loop decides there what happens next.
+void set_wait_for_interrupt(std::function<void()> wait);
+
+// What irq_poll does (nothing by default: the fakes queue their completions where the firmware
+// looks). A harness running the main loop counts its turns there.
+void set_interrupt_poll(std::function<void()> poll);
 
 }  // namespace ssdvp::test
 
