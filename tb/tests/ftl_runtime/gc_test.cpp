@@ -68,8 +68,9 @@ Script *script = nullptr;
 uint32_t fewest_valid_collectable(const block_manager_t *blocks) {
   uint32_t best = BLOCK_NONE;
   for (uint32_t stripe = 0; stripe < blocks->stripe_count; ++stripe) {
+    uint32_t valid = blocks->stripes[stripe].valid_pages;
     if (block_collectable(blocks, stripe) &&
-        (best == BLOCK_NONE || blocks->stripes[stripe].valid_pages < blocks->stripes[best].valid_pages)) {
+        (best == BLOCK_NONE || valid < blocks->stripes[best].valid_pages)) {
       best = stripe;
     }
   }
@@ -170,7 +171,9 @@ struct GcTest : ::testing::Test {
     ASSERT_EQ(ftl.counter("gc.invocations"), 0u);
   }
 
-  uint32_t stripe_of_lpn(uint32_t lpn) { return block_stripe_of(&ftl_core.blocks, mapped_vpn(lpn)); }
+  uint32_t stripe_of_lpn(uint32_t lpn) {
+    return block_stripe_of(&ftl_core.blocks, mapped_vpn(lpn));
+  }
 
   // The mapping and the flash agree: every LPN written maps to a valid page holding it and its
   // last version, and no other page is valid.
@@ -293,8 +296,8 @@ TEST_F(GcTest, MergesASetOfSeveralStripesIntoTheStreamItNames) {
   const auto *sets = static_cast<const uint64_t *>(metrics_find("gc.victims_per_set"));
   ASSERT_NE(sets, nullptr);
   EXPECT_EQ(sets[2], 1u) << "one set of two stripes";
-  EXPECT_EQ(record.selections[0].valid.at(first).size() + record.selections[0].valid.at(second).size(),
-            80u);
+  const Selection &set = record.selections[0];
+  EXPECT_EQ(set.valid.at(first).size() + set.valid.at(second).size(), 80u);
   EXPECT_EQ(ftl.counter("gc.pages_moved") - moved, expect_victims_relocated());
   // The set's 80 pages went to stripes the new stream opened.
   uint32_t in_stream = 0;

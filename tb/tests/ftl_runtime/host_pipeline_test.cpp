@@ -170,7 +170,8 @@ TEST_F(HostPipelineTest, CommandsOnTheSameLpnTakeEffectInSubmissionOrder) {
   // Submitted together: each read sees the write submitted just before it, whatever order the
   // flash completes in.
   ftl.write(300, kUnitPages);
-  ftl.flash().set_wait_for_interrupt([](FakeFlash &flash) { flash.complete(flash.in_flight().size() - 1); });
+  ftl.flash().set_wait_for_interrupt(
+      [](FakeFlash &flash) { flash.complete(flash.in_flight().size() - 1); });
   std::vector<uint32_t> handles;
   std::vector<uint32_t> expected;
   for (int round = 0; round < 4; ++round) {
@@ -245,6 +246,42 @@ TEST(HostPipelineDftl, ReadsThatMissTheMappingCacheLoadTheirTranslationPage) {
   }
   EXPECT_GT(ftl.counter("map.misses"), misses);
   EXPECT_GT(ftl.counter("flash_reads.translation"), tp_reads);
+}
+
+TEST(HostPipelineDftl, AReadWhoseMappingIsNotCachedReadsItsTranslationPageThenTheData) {
+  FtlSetup setup = small_mlc_setup(BOOT_SCHEME_DFTL);
+  setup.boot.ftl_map_budget_bytes = 1024;
+  FtlHarness ftl(setup);
+  ftl.write(0, 64);
+  ftl.write(kLpns - 64, 64);  // evicts the first LPNs' entries from the cache
+  ftl.flush();
+  // An LPN the scheme cannot translate from memory (a MISS changes nothing but counters).
+  uint32_t lpn = 0;
+  uint32_t tp = 0;
+  while (lpn < 64 && ftl_core.scheme->lookup(lpn, nullptr, &tp) != MAP_MISS) {
+    ++lpn;
+  }
+  ASSERT_LT(lpn, 64u) << "every LPN is cached";
+  uint32_t tp_vpn = gtd_get(&ftl_core.gtd, tp);
+  ASSERT_NE(tp_vpn, VPN_UNMAPPED) << "the flush wrote the TP";
+
+  ftl.auto_flash = false;
+  uint32_t read = ftl.submit(HIC_OP_READ, lpn, 1);
+  ftl.run();
+  ASSERT_EQ(ftl.flash().in_flight().size(), 1u);
+  EXPECT_EQ(ftl.flash().in_flight()[0].kind, NFC_OP_READ);
+  EXPECT_EQ(ftl.flash().in_flight()[0].vpn, tp_vpn) << "the translation page first";
+  ftl.flash().complete(0);
+  ftl.run();
+  EXPECT_FALSE(ftl.hic().completed(read));
+  ASSERT_EQ(ftl.flash().in_flight().size(), 1u);
+  uint32_t data_vpn = ftl.flash().in_flight()[0].vpn;
+  EXPECT_NE(data_vpn, tp_vpn);
+  EXPECT_EQ(ftl.flash().oob(data_vpn)[OOB_WORD_OWNER], lpn) << "then the page the TP names";
+  ftl.flash().complete(0);
+  ftl.run();
+  ASSERT_TRUE(ftl.hic().completed(read));
+  EXPECT_EQ(ftl.hic().command(read).received[0].version, ftl.expected_version(lpn));
 }
 
 // Random commands, several in flight, flash operations completed in random order, long enough
