@@ -52,6 +52,8 @@ struct Script {
   std::vector<Selection> selections;
   std::vector<uint32_t> erased;  // stripes, in the order they were erased
   std::vector<size_t> erased_after;  // [i]: selections made before erased[i]
+  uint32_t host_opens = 0;               // stripes the host stream opened
+  uint32_t fewest_free_at_host_open = ~0u;  // free groups when it did, at the lowest
 
   // Whether the set of selection `index` had `stripe` erased after it was chosen.
   bool erased_since(size_t index, uint32_t stripe) const {
@@ -113,11 +115,18 @@ bool scripted_select(const block_manager_t *blocks, victim_choice_t *choice) {
 const victim_policy_t scripted_policy = {"scripted", nullptr, nullptr, scripted_select, nullptr,
                                          false};
 
-void hear_erase(const policy_event_t *event) {
-  script->erased.push_back(event->stripe);
-  script->erased_after.push_back(script->selections.size());
+void hear_stripe(const policy_event_t *event) {
+  if (event->kind == POLICY_STRIPE_ERASED) {
+    script->erased.push_back(event->stripe);
+    script->erased_after.push_back(script->selections.size());
+  } else if (event->stream == BLOCK_STREAM_HOST) {
+    ++script->host_opens;
+    script->fewest_free_at_host_open =
+        std::min(script->fewest_free_at_host_open, block_free_groups(&ftl_core.blocks));
+  }
 }
-const policy_listener_t erase_listener = {POLICY_EVENT_BIT(POLICY_STRIPE_ERASED), hear_erase};
+const policy_listener_t stripe_listener = {
+    POLICY_EVENT_BIT(POLICY_STRIPE_ERASED) | POLICY_EVENT_BIT(POLICY_STRIPE_OPENED), hear_stripe};
 
 flash_op_t *take_record(flash_done_fn done, void *owner) { return ftl_take_record(done, owner); }
 bool record_available() { return ftl_record_available(); }
@@ -152,7 +161,7 @@ struct GcTest : ::testing::Test {
     env.host_idle = host_pipeline_idle;
     env.spare_suffices = spare_suffices;
     ASSERT_TRUE(gc_init(&env, ftl.sram()));
-    ASSERT_TRUE(policy_listen(&erase_listener));
+    ASSERT_TRUE(policy_listen(&stripe_listener));
   }
   void TearDown() override { script = nullptr; }
 
@@ -319,16 +328,24 @@ TEST_F(GcTest, GreedyUnderRandomOverwritesKeepsTheMappingAndTheReserve) {
   for (uint32_t lpn = 0; lpn < kLpns; lpn += 16) {
     ftl.write(lpn, 16);
   }
-  for (int i = 0; i < 600; ++i) {
+  // Batches of 60 commands: host data runs into GC's reserve while GC works beside it.
+  for (int i = 0; i < 1200; ++i) {
     uint32_t lpn = std::uniform_int_distribution<uint32_t>(0, kLpns / 3)(random) * 3u % (kLpns - 4);
-    ftl.write(lpn, 1 + random() % 4);
+    ftl.submit(HIC_OP_WRITE, lpn, 1 + random() % 4);
     if (i % 100 == 99) {
-      ftl.trim(std::uniform_int_distribution<uint32_t>(0, kLpns - 8)(random), 8);
+      ftl.submit(HIC_OP_TRIM, std::uniform_int_distribution<uint32_t>(0, kLpns - 8)(random), 8);
+    }
+    if (i % 60 == 59) {
+      ftl.run();
     }
   }
   ftl.flush();
+  EXPECT_EQ(ftl.hic().completion_order().size(), ftl.counter("host_commands"));
   ASSERT_GT(record.erased.size(), 10u);
   EXPECT_EQ(ftl.counter("gc.invocations"), record.erased.size());
+  // Host data never took GC's reserve: the last foreground_free stripes' worth of groups.
+  EXPECT_GT(record.host_opens, 10u);
+  EXPECT_GE(record.fewest_free_at_host_open, ftl.boot().ftl_gc_foreground_free * kUnits);
   for (uint32_t stripe : record.erased) {
     EXPECT_TRUE(std::any_of(record.selections.begin(), record.selections.end(),
                             [stripe](const Selection &s) { return s.valid.count(stripe) != 0; }))
