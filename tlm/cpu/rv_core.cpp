@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "tlm/cpu/rv_arith.h"
@@ -89,11 +90,6 @@ std::array<uint32_t, 256> make_op_costs(const InstructionCosts& costs) {
   return table;
 }
 
-// The F computational instructions: no immediate, so their slot keeps rs3 and rm in imm.
-bool is_float_computational(Op op) {
-  return static_cast<unsigned>(op) >= static_cast<unsigned>(Op::kFmaddS) &&
-         static_cast<unsigned>(op) <= static_cast<unsigned>(Op::kFclassS);
-}
 
 }  // namespace
 
@@ -190,6 +186,7 @@ struct Core::State {
   void execute_translated();
   TranslatorLayout translator_layout() const;
   static bool fetch_for_translator(void* state, uint32_t addr, uint32_t& bits);
+  static void run_for_translator(void* state, uint64_t slot_bits);
 
   // Regions
   const DirectRegion* find_region(uint32_t addr, uint32_t len, bool DirectRegion::*permission) {
@@ -454,19 +451,7 @@ bool Core::State::fill_slot(uint32_t addr) {
     return false;
   }
   const DecodedInstruction decoded = decode_instruction(bits);
-  CachedInstruction filled;
-  filled.op_byte = static_cast<uint8_t>(decoded.op);
-  if (decoded.length == 4) filled.op_byte |= kWideOp;
-  filled.rd = decoded.rd == 0 && !writes_float_register(decoded.op) ? kSinkRegister : decoded.rd;
-  filled.rs1 = decoded.rs1;
-  filled.rs2 = decoded.rs2;
-  if (decoded.op == Op::kIllegal) {
-    filled.imm = static_cast<int32_t>(bits);
-  } else if (is_float_computational(decoded.op)) {
-    filled.imm = decoded.rs3 | decoded.rm << 8;
-  } else {
-    filled.imm = decoded.imm;
-  }
+  const CachedInstruction filled = make_slot(decoded, bits);
   // Looked up again: asking the bus for a region may have flushed the cache.
   const uint32_t first_page = DecodeCache::page_of(addr);
   const uint32_t last_page = DecodeCache::page_of(addr + decoded.length - 1);
@@ -674,6 +659,7 @@ TranslatorLayout Core::State::translator_layout() const {
   layout.reservations_active = &reservations.active_harts();
   layout.code_pages = decode_cache.code_page_bits();
   layout.op_costs = op_costs.data();
+  layout.run_instruction = &State::run_for_translator;
   layout.branch_taken_extra = branch_taken_extra;
   return layout;
 }
@@ -692,15 +678,31 @@ bool Core::State::fetch_for_translator(void* state, uint32_t addr, uint32_t& bit
   return true;
 }
 
-// Cycles the interpreter runs for when it takes over at an instruction no block covers: enough
-// for a run of such instructions (float code), short enough to return to blocks soon after.
-constexpr uint64_t kInterpreterSpanCycles = 32;
+// The instructions that end a translated block on the interpreter's code, as its handlers run them.
+void Core::State::run_for_translator(void* state, uint64_t slot_bits) {
+  State& s = *static_cast<State*>(state);
+  CachedInstruction e;
+  static_assert(std::is_trivially_copyable_v<CachedInstruction>, "a slot travels as its bytes");
+  std::memcpy(static_cast<void*>(&e), &slot_bits, sizeof(e));
+  const Op op = e.op();
+  if (is_float_computational(op)) {
+    if (s.execute_float(e)) {
+      s.pc += e.length();
+    } else {
+      s.raise_illegal_instruction();
+    }
+  } else if (op >= Op::kLrW && op <= Op::kAmomaxuW) {
+    s.execute_atomic(e);
+  } else {
+    s.execute_csr(e);
+  }
+}
 
 void Core::State::execute_translated() {
   const uint64_t end = cycle_limit;
   while (cycle < cycle_limit) {
     const TranslatedBlock& block = translator->block_at(pc, &State::fetch_for_translator, this);
-    uint64_t span = kInterpreterSpanCycles;
+    uint64_t span = block.interpreter_cycles;
     if (block.instructions != 0) {
       // A block runs only if it cannot reach the limit before its last instruction, so the batch
       // ends where the interpreter would end it.
@@ -709,6 +711,8 @@ void Core::State::execute_translated() {
       if (bound < cycle_limit - cycle) {
         if (translator->run(this, block) == Translator::kNormalExit) continue;
         span = 1;  // a side exit: the interpreter runs that one instruction
+      } else {
+        span = end - cycle;  // the batch ends about here: the interpreter finishes it
       }
     }
     cycle_limit = std::min(end, cycle + span);

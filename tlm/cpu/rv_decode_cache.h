@@ -43,6 +43,24 @@ struct CachedInstruction {
 };
 static_assert(sizeof(CachedInstruction) == 8, "a slot stays 8 bytes: eight per cache line");
 
+// The slot of a decoded instruction whose encoding is `bits`.
+inline CachedInstruction make_slot(const DecodedInstruction& decoded, uint32_t bits) {
+  CachedInstruction slot;
+  slot.op_byte = static_cast<uint8_t>(decoded.op);
+  if (decoded.length == 4) slot.op_byte |= kWideOp;
+  slot.rd = decoded.rd == 0 && !writes_float_register(decoded.op) ? kSinkRegister : decoded.rd;
+  slot.rs1 = decoded.rs1;
+  slot.rs2 = decoded.rs2;
+  if (decoded.op == Op::kIllegal) {
+    slot.imm = static_cast<int32_t>(bits);
+  } else if (is_float_computational(decoded.op)) {
+    slot.imm = decoded.rs3 | decoded.rm << 8;
+  } else {
+    slot.imm = decoded.imm;
+  }
+  return slot;
+}
+
 class DecodeCache {
  public:
   static constexpr unsigned kPageShift = 12;

@@ -85,4 +85,10 @@ CostClass cost_class_of(Op op);
 // True when the operation's rd names an f register (so f0 is a real destination).
 bool writes_float_register(Op op);
 
+// The F computational instructions (all of F but flw and fsw).
+inline bool is_float_computational(Op op) {
+  return static_cast<unsigned>(op) >= static_cast<unsigned>(Op::kFmaddS) &&
+         static_cast<unsigned>(op) <= static_cast<unsigned>(Op::kFclassS);
+}
+
 }  // namespace ssdvp::cpu

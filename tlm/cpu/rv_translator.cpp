@@ -1,6 +1,7 @@
 #include "tlm/cpu/rv_translator.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include "tlm/cpu/cpu_if.h"
@@ -20,13 +21,25 @@ namespace {
 constexpr uint32_t kPageShift = DecodeCache::kPageShift;
 // Longest block: bounds the code of one block and the time before the budget is tested again.
 constexpr uint32_t kMaxBlockInstructions = 64;
+// The interpreter's share at F code: enough for a run of float instructions, short enough to
+// come back to blocks soon after.
+constexpr uint32_t kFloatRunCycles = 32;
 
-enum class Kind { kInline, kEndsBlock, kInterpreter };
+enum class Kind { kInline, kEndsBlock, kInterpreterEndsBlock, kInterpreter };
 
-// What the translator does with an operation: code for it inline, code for it and end the block
-// (control transfers), or leave it, and the block before it, to the interpreter.
+// What the translator does with an operation: code for it inline; code for it and end the block
+// (control transfers); end the block with a call to the interpreter's code for it (CSRs, F
+// arithmetic, atomics: they may trap or end the batch); or leave it, and the block before it, to
+// the interpreter.
 Kind kind_of(Op op) {
+  if (is_float_computational(op)) return Kind::kInterpreterEndsBlock;
   switch (op) {
+    case Op::kCsrrw: case Op::kCsrrs: case Op::kCsrrc:
+    case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
+    case Op::kLrW: case Op::kScW: case Op::kAmoswapW: case Op::kAmoaddW: case Op::kAmoxorW:
+    case Op::kAmoandW: case Op::kAmoorW: case Op::kAmominW: case Op::kAmomaxW:
+    case Op::kAmominuW: case Op::kAmomaxuW:
+      return Kind::kInterpreterEndsBlock;
     case Op::kJal: case Op::kJalr:
     case Op::kBeq: case Op::kBne: case Op::kBlt: case Op::kBge: case Op::kBltu: case Op::kBgeu:
       return Kind::kEndsBlock;
@@ -50,9 +63,14 @@ bool is_load(Op op) {
   return op == Op::kLb || op == Op::kLh || op == Op::kLw || op == Op::kLbu || op == Op::kLhu;
 }
 bool is_store(Op op) { return op == Op::kSb || op == Op::kSh || op == Op::kSw; }
+bool is_float(Op op) {
+  return static_cast<unsigned>(op) >= static_cast<unsigned>(Op::kFlw) &&
+         static_cast<unsigned>(op) <= static_cast<unsigned>(Op::kFclassS);
+}
 
 struct Instruction {
   DecodedInstruction decoded;
+  uint32_t bits = 0;
   uint32_t pc = 0;
   uint32_t cost = 0;
 };
@@ -92,16 +110,10 @@ class BlockEmitter : public Xbyak::CodeGenerator {
     push(r15);
     sub(rsp, 8);  // 16-byte aligned for the division helpers' calls
     mov(rbx, rdi);
-    mov(r12, qword[rbx + layout_.cycle]);
-    mov(r13, qword[rbx + layout_.retired]);
-    mov(r14, qword[rbx + layout_.loads]);
-    mov(r15, qword[rbx + layout_.stores]);
+    load_counters();
     jmp(rsi);
     L(leave_);
-    mov(qword[rbx + layout_.cycle], r12);
-    mov(qword[rbx + layout_.retired], r13);
-    mov(qword[rbx + layout_.loads], r14);
-    mov(qword[rbx + layout_.stores], r15);
+    store_counters();
     add(rsp, 8);
     pop(r15);
     pop(r14);
@@ -129,6 +141,10 @@ class BlockEmitter : public Xbyak::CodeGenerator {
       after.add(instruction);
       if (kind_of(d.op) == Kind::kEndsBlock) {
         emit_control_transfer(instruction, after);
+        break;
+      }
+      if (kind_of(d.op) == Kind::kInterpreterEndsBlock) {
+        emit_interpreter_call(instruction, after);
         break;
       }
       if (is_load(d.op) || is_store(d.op)) side_exit_used[k] = true;
@@ -214,6 +230,39 @@ class BlockEmitter : public Xbyak::CodeGenerator {
   void go_to(uint32_t pc) {
     mov(ecx, pc);
     go_to_ecx();
+  }
+
+  // The instruction runs on the interpreter's code, with the state as the interpreter has it
+  // while running it (its cost charged, itself counted as retired); then the blocks go on from
+  // whatever pc it left, unless it ended the batch (cycle_limit 0).
+  void emit_interpreter_call(const Instruction& instruction, const Totals& after) {
+    count(after, 0);
+    store_counters();
+    mov(dword[rbx + layout_.pc], instruction.pc);
+    const CachedInstruction slot = make_slot(instruction.decoded, instruction.bits);
+    uint64_t slot_bits = 0;
+    static_assert(sizeof(slot) == sizeof(slot_bits), "a slot travels in one register");
+    std::memcpy(&slot_bits, &slot, sizeof(slot));
+    mov(rdi, rbx);
+    mov(rsi, slot_bits);
+    mov(rax, reinterpret_cast<uint64_t>(layout_.run_instruction));
+    call(rax);
+    load_counters();
+    mov(ecx, dword[rbx + layout_.pc]);
+    go_to_ecx();
+  }
+
+  void store_counters() {
+    mov(qword[rbx + layout_.cycle], r12);
+    mov(qword[rbx + layout_.retired], r13);
+    mov(qword[rbx + layout_.loads], r14);
+    mov(qword[rbx + layout_.stores], r15);
+  }
+  void load_counters() {
+    mov(r12, qword[rbx + layout_.cycle]);
+    mov(r13, qword[rbx + layout_.retired]);
+    mov(r14, qword[rbx + layout_.loads]);
+    mov(r15, qword[rbx + layout_.stores]);
   }
 
   void emit_control_transfer(const Instruction& instruction, const Totals& after) {
@@ -472,6 +521,7 @@ const TranslatedBlock& Translator::find_or_translate(uint32_t pc, Fetch fetch, v
     if (code_->nearly_full()) flush();
     // The straight-line run from pc within its page, up to its first control transfer.
     std::vector<Instruction> instructions;
+    uint32_t interpreter_cycles = 1;
     const uint32_t page = pc >> kPageShift;
     uint32_t addr = pc;
     while (instructions.size() < kMaxBlockInstructions) {
@@ -480,17 +530,21 @@ const TranslatedBlock& Translator::find_or_translate(uint32_t pc, Fetch fetch, v
       const DecodedInstruction decoded = decode_instruction(bits);
       if (((addr + decoded.length - 1) >> kPageShift) != page) break;
       const Kind kind = kind_of(decoded.op);
-      if (kind == Kind::kInterpreter) break;
+      if (kind == Kind::kInterpreter) {
+        if (instructions.empty() && is_float(decoded.op)) interpreter_cycles = kFloatRunCycles;
+        break;
+      }
       const uint8_t op_byte =
           static_cast<uint8_t>(static_cast<uint8_t>(decoded.op) | (decoded.length == 4 ? kWideOp : 0));
-      instructions.push_back(Instruction{decoded, addr, layout_.op_costs[op_byte]});
+      instructions.push_back(Instruction{decoded, bits, addr, layout_.op_costs[op_byte]});
       addr += decoded.length;
-      if (kind == Kind::kEndsBlock) break;
+      if (kind == Kind::kEndsBlock || kind == Kind::kInterpreterEndsBlock) break;
     }
     auto block = std::make_unique<TranslatedBlock>();
     block->pc = pc;
     block->end = addr;
     block->instructions = static_cast<uint32_t>(instructions.size());
+    block->interpreter_cycles = interpreter_cycles;
     for (const Instruction& instruction : instructions) {
       block->static_cost += instruction.cost;
       if (is_load(instruction.decoded.op) || is_store(instruction.decoded.op)) {
@@ -526,16 +580,21 @@ void Translator::drop(uint32_t pc) {
 }
 
 void Translator::invalidate(uint32_t addr, uint32_t len) {
-  // A 32-bit instruction starting in the page before may overlap too, but blocks never cross
-  // pages, so only the pages of the stored bytes matter.
-  for (uint32_t page = addr >> kPageShift; page <= (addr + len - 1) >> kPageShift; ++page) {
-    auto found = blocks_by_page_.find(page);
+  // Blocks never cross pages, so only the pages of the stored bytes matter (a store may wrap
+  // past the top of the address space).
+  constexpr uint64_t kPageMask = (uint64_t{1} << kPageShift) - 1;
+  const uint64_t last_byte = uint64_t{addr} + len - 1;
+  for (uint64_t first = addr; first <= last_byte; first = (first | kPageMask) + 1) {
+    const auto low = static_cast<uint32_t>(first);  // the stored bytes in this page: low..high
+    const auto high = static_cast<uint32_t>(std::min(last_byte, first | kPageMask));
+    auto found = blocks_by_page_.find(low >> kPageShift);
     if (found == blocks_by_page_.end()) continue;
     std::vector<uint32_t>& starts = found->second;
     starts.erase(std::remove_if(starts.begin(), starts.end(),
                                 [&](uint32_t start) {
                                   const TranslatedBlock& block = *blocks_.at(start);
-                                  const bool overlaps = start < addr + len && addr < block.end;
+                                  const uint64_t end = uint64_t{start} + (block.end - start);
+                                  const bool overlaps = start <= high && low < end;
                                   if (overlaps) drop(start);
                                   return overlaps;
                                 }),

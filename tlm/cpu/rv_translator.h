@@ -1,9 +1,11 @@
 // Translating back end of the hart (x86-64 hosts): turns a straight-line run of RV32IM
 // instructions, up to and including the control transfer that ends it, into host code that works
-// directly on the hart's state. The interpreter stays the reference and the fallback: it runs
-// every instruction the translator leaves out (CSRs, atomics, F, system instructions), every
-// memory access that leaves the fast path (MMIO, misalignment, stores into watched pages, stores
-// while a reservation is held), and the end of each batch, where a block could overrun the budget.
+// directly on the hart's state. The interpreter stays the reference and the fallback: its code
+// runs the CSR, atomic and F arithmetic instructions that end a block (called from it), and it
+// runs by itself the instructions the translator leaves out (flw, fsw, system instructions),
+// every memory access that leaves the fast path (MMIO, misalignment, stores into watched pages,
+// stores while a reservation is held), and the end of each batch, where a block could overrun
+// the budget.
 //
 // Exactness: a block charges exactly what the interpreter would (each instruction's class cost,
 // each access's window latency, a taken branch's extra), retires the same count, and leaves the
@@ -40,6 +42,9 @@ struct TranslatorLayout {
   const uint32_t* reservations_active = nullptr;  // non-zero while any hart holds a reservation
   const uint64_t* code_pages = nullptr;           // one bit per 4 KiB page holding decoded code
   const uint32_t* op_costs = nullptr;             // class cost by slot op byte (rv_core.cpp)
+  // Runs one instruction (its decode-cache slot) on the interpreter's code, with the state's
+  // members up to date; it may trap or end the batch.
+  void (*run_instruction)(void* state, uint64_t slot) = nullptr;
   uint64_t branch_taken_extra = 0;
 };
 
@@ -52,6 +57,9 @@ struct TranslatedBlock {
   uint32_t static_cost = 0;    // class costs of all its instructions
   uint32_t memory_accesses = 0;
   const void* body = nullptr;  // its code (null when it has no instructions)
+  // With no instructions: cycles the interpreter runs for from pc. One instruction, but for F
+  // code, which comes in runs the interpreter takes whole.
+  uint32_t interpreter_cycles = 1;
 };
 
 class Translator {

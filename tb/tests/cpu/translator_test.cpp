@@ -46,6 +46,8 @@ class ProgramGenerator {
     Program p(kCode);
     p.li(t6, kHandler);
     p << csrrw(zero, csr::kMtvec, t6);
+    p.li(t6, csr::kMstatusFsInitial);
+    p << csrrs(zero, csr::kMstatus, t6);
     p.li(kSramBaseReg, TestBus::kSramBase);
     p.li(kMmioBaseReg, TestBus::kMmioBase);
     p.li(kCodeBaseReg, kCode);
@@ -70,7 +72,7 @@ class ProgramGenerator {
     const uint32_t rd = scratch();
     const uint32_t a = scratch();
     const uint32_t b = scratch();
-    switch (pick(16)) {
+    switch (pick(18)) {
       case 0: {  // register-register
         static constexpr uint32_t (*kOps[])(uint32_t, uint32_t, uint32_t) = {
             add, sub, sll, slt, sltu, xor_, srl, sra, or_, and_,
@@ -132,8 +134,29 @@ class ProgramGenerator {
         p << jalr(pick(2) ? ra : zero, rd, 8 + 4 * static_cast<int32_t>(pick(3)) + (pick(4) == 0));
         break;
       }
-      case 14:  // counters, read mid-block by the interpreter
+      case 14:  // counters, read by the interpreter's code at a block's end
         p << csrrs(rd, pick(2) ? csr::kMcycle : csr::kMinstret, zero);
+        break;
+      case 15: {  // F arithmetic on f0..f7, and moves between the register files
+        const uint32_t fd = pick(8);
+        const uint32_t fa = pick(8);
+        const uint32_t fb = pick(8);
+        switch (pick(6)) {
+          case 0: p << fmv_w_x(fd, a); break;
+          case 1: p << fadd_s(fd, fa, fb); break;
+          case 2: p << fmul_s(fd, fa, fb); break;
+          case 3: p << fdiv_s(fd, fa, fb); break;
+          case 4: p << feq_s(rd, fa, fb); break;
+          default: p << fcvt_s_w(fd, a); break;
+        }
+        break;
+      }
+      case 16:  // atomics on the SRAM (a misaligned base traps)
+        switch (pick(3)) {
+          case 0: p << lr_w(rd, kSramBaseReg); break;
+          case 1: p << sc_w(rd, a, kSramBaseReg); break;
+          default: p << amoadd_w(rd, a, kSramBaseReg); break;
+        }
         break;
       default: {  // compressed instructions on the a/s registers the C formats reach
         const uint32_t c_rd = a0 + pick(6);  // a0..a5 are x10..x15
@@ -180,6 +203,7 @@ void expect_same(const Core& translated, const Core& interpreted, const std::str
   ASSERT_EQ(translated.in_trap(), interpreted.in_trap()) << where;
   for (unsigned r = 0; r < 32; ++r) {
     ASSERT_EQ(translated.reg(r), interpreted.reg(r)) << where << ", x" << r;
+    ASSERT_EQ(translated.freg(r), interpreted.freg(r)) << where << ", f" << r;
   }
 }
 
