@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
@@ -150,7 +151,10 @@ struct Core::State {
   // Only regions with 4-aligned base and size qualify, so an aligned access in range fits.
   DirectRegion read_window;
   DirectRegion write_window;
-  uint32_t window_latency_max = 0;  // the larger of their latencies (translated blocks' bound)
+  // The read window before the last refill: translated loads try it second, since firmware
+  // alternates between two regions (ROM constants and SRAM data) and would miss one each time.
+  DirectRegion previous_read_window;
+  uint32_t window_latency_max = 0;  // the largest of their latencies (translated blocks' bound)
   // Ranges the bus refused direct access to (peripherals): every MMIO access would otherwise ask
   // the bus again.
   std::array<DirectRegion, kMaxDirectRegions> refused{};
@@ -203,12 +207,15 @@ struct Core::State {
     if ((addr & (len - 1)) != 0) return;
     const DirectRegion* region = find_region(addr, len, permission);
     if (region != nullptr && ((region->base | region->size) & 3u) == 0) {
+      if (&window == &read_window) previous_read_window = read_window;
       window = *region;
-      window_latency_max = std::max(read_window.read_cycles, write_window.write_cycles);
+      window_latency_max = std::max({read_window.read_cycles, previous_read_window.read_cycles,
+                                     write_window.write_cycles});
     }
   }
   void clear_windows() {
     read_window = DirectRegion{};
+    previous_read_window = DirectRegion{};
     write_window = DirectRegion{};
     window_latency_max = 0;
   }
@@ -651,6 +658,7 @@ TranslatorLayout Core::State::translator_layout() const {
   layout.stores = offset(&stores);
   layout.read_window = offset(&read_window);
   layout.write_window = offset(&write_window);
+  layout.previous_read_window = offset(&previous_read_window);
   layout.watch_first_page = offset(&watch_first_page);
   layout.watch_last_page = offset(&watch_last_page);
   layout.tohost_page = offset(&tohost_page);

@@ -408,10 +408,29 @@ class BlockEmitter : public Xbyak::CodeGenerator {
     jae(side_exit, T_NEAR);
   }
 
+  // A load tries the read window, then the previous one; either is a direct region, so the
+  // access costs that region's latency, as the interpreter's slow path would charge.
   void emit_load(const DecodedInstruction& d, Xbyak::Label& side_exit) {
-    const size_t window = layout_.read_window;
-    emit_window_test(d, window, side_exit);
-    mov(rdx, qword[rbx + (window + offsetof(DirectRegion, host))]);
+    Xbyak::Label hit;
+    const uint32_t len = access_length(d.op);
+    mov(eax, x_reg(d.rs1));
+    if (d.imm != 0) add(eax, d.imm);
+    if (len > 1) {
+      test(eax, len - 1);
+      jnz(side_exit, T_NEAR);
+    }
+    lea(rsi, ptr[rbx + layout_.read_window]);
+    mov(ecx, eax);
+    sub(ecx, dword[rsi + offsetof(DirectRegion, base)]);
+    cmp(ecx, dword[rsi + offsetof(DirectRegion, size)]);
+    jb(hit, T_NEAR);
+    lea(rsi, ptr[rbx + layout_.previous_read_window]);
+    mov(ecx, eax);
+    sub(ecx, dword[rsi + offsetof(DirectRegion, base)]);
+    cmp(ecx, dword[rsi + offsetof(DirectRegion, size)]);
+    jae(side_exit, T_NEAR);
+    L(hit);
+    mov(rdx, qword[rsi + offsetof(DirectRegion, host)]);
     switch (d.op) {
       case Op::kLb: movsx(eax, byte[rdx + rcx]); break;
       case Op::kLbu: movzx(eax, byte[rdx + rcx]); break;
@@ -419,7 +438,7 @@ class BlockEmitter : public Xbyak::CodeGenerator {
       case Op::kLhu: movzx(eax, word[rdx + rcx]); break;
       default: mov(eax, dword[rdx + rcx]); break;
     }
-    mov(edx, dword[rbx + (window + offsetof(DirectRegion, read_cycles))]);
+    mov(edx, dword[rsi + offsetof(DirectRegion, read_cycles)]);
     add(r12, rdx);
     mov(x_reg(destination(d)), eax);
   }

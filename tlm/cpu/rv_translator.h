@@ -34,11 +34,12 @@ struct TranslatorLayout {
   size_t stores = 0;        // uint64_t
   size_t read_window = 0;   // DirectRegion
   size_t write_window = 0;  // DirectRegion
+  size_t previous_read_window = 0;  // DirectRegion: loads try it when read_window misses
   size_t watch_first_page = 0;  // uint32_t
   size_t watch_last_page = 0;   // uint32_t
   size_t tohost_page = 0;       // uint32_t
   size_t cycle_limit = 0;       // uint64_t: the batch ends when cycle reaches it
-  size_t window_latency_max = 0;  // uint32_t: the larger of the two windows' latencies
+  size_t window_latency_max = 0;  // uint32_t: the largest of the windows' latencies
   const uint32_t* reservations_active = nullptr;  // non-zero while any hart holds a reservation
   const uint64_t* code_pages = nullptr;           // one bit per 4 KiB page holding decoded code
   const uint32_t* op_costs = nullptr;             // class cost by slot op byte (rv_core.cpp)
