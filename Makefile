@@ -46,7 +46,7 @@ test-sanitize: sanitize
 # The part of them CI runs: the unit tests that need no SystemC (the instruction-set model, the
 # scenario, trace and ELF parsers, the NAND model, the firmware's modules built for the host),
 # each executable with all its cases in one process.
-SANITIZE_UNIT_TESTS = cpu/cpu_tests scenario/scenario_tests workload/workload_tests \
+SANITIZE_UNIT_TESTS = cpu/cpu_tests cpu/cpu_tests_interpreter scenario/scenario_tests workload/workload_tests \
   elf/elf_image_test nand/nand_tests ftl/ftl_tests map/map_tests rqrmi/rqrmi_tests \
   ftl_store/tp_store_tests ftl_runtime/ftl_runtime_tests waves/wave_writer_test \
   profile/profile_report_test
