@@ -255,6 +255,15 @@ struct Core::State {
     watch_first_page = std::min(watch_first_page, page);
     watch_last_page = std::max(watch_last_page, page);
   }
+  // Marks the pages of the instruction at addr as code, so stores into them act on it.
+  void watch_code(uint32_t addr, uint32_t length) {
+    const uint32_t first_page = DecodeCache::page_of(addr);
+    const uint32_t last_page = DecodeCache::page_of(addr + length - 1);
+    decode_cache.mark_code(first_page);
+    decode_cache.mark_code(last_page);
+    watch_page(first_page);
+    watch_page(last_page);
+  }
 
   // Decode cache
   // Decodes the instruction at addr into its slot; raises the fetch fault instead if it has none.
@@ -460,13 +469,8 @@ bool Core::State::fill_slot(uint32_t addr) {
   const DecodedInstruction decoded = decode_instruction(bits);
   const CachedInstruction filled = make_slot(decoded, bits);
   // Looked up again: asking the bus for a region may have flushed the cache.
-  const uint32_t first_page = DecodeCache::page_of(addr);
-  const uint32_t last_page = DecodeCache::page_of(addr + decoded.length - 1);
-  decode_cache.page_slots(first_page)[DecodeCache::slot_of(addr)] = filled;
-  decode_cache.mark_code(first_page);
-  decode_cache.mark_code(last_page);
-  watch_page(first_page);
-  watch_page(last_page);
+  decode_cache.page_slots(DecodeCache::page_of(addr))[DecodeCache::slot_of(addr)] = filled;
+  watch_code(addr, decoded.length);
   return true;
 }
 
@@ -677,12 +681,7 @@ bool Core::State::fetch_for_translator(void* state, uint32_t addr, uint32_t& bit
   State& s = *static_cast<State*>(state);
   uint32_t unused_fault = 0;
   if (!s.fetch_bits(addr, bits, unused_fault)) return false;
-  const uint32_t first_page = DecodeCache::page_of(addr);
-  const uint32_t last_page = DecodeCache::page_of(addr + instruction_length(bits) - 1);
-  s.decode_cache.mark_code(first_page);
-  s.decode_cache.mark_code(last_page);
-  s.watch_page(first_page);
-  s.watch_page(last_page);
+  s.watch_code(addr, instruction_length(bits));
   return true;
 }
 

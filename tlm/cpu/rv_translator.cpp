@@ -392,9 +392,8 @@ class BlockEmitter : public Xbyak::CodeGenerator {
     return 4;
   }
 
-  // The interpreter's fast path: an aligned access inside the window, else the side exit.
-  // Leaves the window offset in rcx.
-  void emit_window_test(const DecodedInstruction& d, size_t window, Xbyak::Label& side_exit) {
+  // The access's address in eax; a misaligned one takes the side exit (the interpreter splits it).
+  void emit_address(const DecodedInstruction& d, Xbyak::Label& side_exit) {
     const uint32_t len = access_length(d.op);
     mov(eax, x_reg(d.rs1));
     if (d.imm != 0) add(eax, d.imm);
@@ -402,23 +401,13 @@ class BlockEmitter : public Xbyak::CodeGenerator {
       test(eax, len - 1);
       jnz(side_exit, T_NEAR);
     }
-    mov(ecx, eax);
-    sub(ecx, dword[rbx + (window + offsetof(DirectRegion, base))]);
-    cmp(ecx, dword[rbx + (window + offsetof(DirectRegion, size))]);
-    jae(side_exit, T_NEAR);
   }
 
   // A load tries the read window, then the previous one; either is a direct region, so the
   // access costs that region's latency, as the interpreter's slow path would charge.
   void emit_load(const DecodedInstruction& d, Xbyak::Label& side_exit) {
     Xbyak::Label hit;
-    const uint32_t len = access_length(d.op);
-    mov(eax, x_reg(d.rs1));
-    if (d.imm != 0) add(eax, d.imm);
-    if (len > 1) {
-      test(eax, len - 1);
-      jnz(side_exit, T_NEAR);
-    }
+    emit_address(d, side_exit);
     lea(rsi, ptr[rbx + layout_.read_window]);
     mov(ecx, eax);
     sub(ecx, dword[rsi + offsetof(DirectRegion, base)]);
@@ -444,8 +433,13 @@ class BlockEmitter : public Xbyak::CodeGenerator {
   }
 
   void emit_store(const DecodedInstruction& d, Xbyak::Label& side_exit) {
+    // The interpreter's fast path: an aligned access inside the write window (offset in rcx).
     const size_t window = layout_.write_window;
-    emit_window_test(d, window, side_exit);
+    emit_address(d, side_exit);
+    mov(ecx, eax);
+    sub(ecx, dword[rbx + (window + offsetof(DirectRegion, base))]);
+    cmp(ecx, dword[rbx + (window + offsetof(DirectRegion, size))]);
+    jae(side_exit, T_NEAR);
     // A held reservation must hear the store, and a store into decoded code or the tohost page
     // has consequences: the interpreter does those.
     mov(rdx, reinterpret_cast<uint64_t>(layout_.reservations_active));

@@ -89,7 +89,7 @@ class Translator {
   // flush() drops it.
   const TranslatedBlock& block_at(uint32_t pc, Fetch fetch, void* context) {
     const DirectEntry& entry = direct_[(pc >> 1) & (kDirectEntries - 1)];
-    if (entry.pc == pc && entry.block != nullptr) return *entry.block;
+    if (entry.pc == pc) return *entry.block;  // an empty entry's pc is odd: it never matches
     return find_or_translate(pc, fetch, context);
   }
   // Runs blocks from `block` on, chaining from one to the next while each fits the budget,
