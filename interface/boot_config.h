@@ -7,7 +7,7 @@
 #include "memory_map.h"
 
 #define BOOT_CONFIG_MAGIC 0x43464742u /* "BGFC" */
-#define BOOT_CONFIG_VERSION 17u
+#define BOOT_CONFIG_VERSION 18u
 
 /* Byte offsets of the fields the boot code reads in assembly (checked against the struct). */
 #define BOOT_CONFIG_OFFSET_MAGIC 0
@@ -77,7 +77,7 @@ enum boot_gtd_lone_stripe {
 };
 #define BOOT_GTD_LONE_NAMES {"empty", "fits"}
 
-/* Where a structure lives: ftl.write_buffer.location. */
+/* Where a structure lives: ftl.write_buffer.location, ftl.block_tables.location. */
 enum boot_memory {
   BOOT_MEMORY_SRAM = 0,
   BOOT_MEMORY_DRAM = 1,

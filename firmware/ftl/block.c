@@ -174,6 +174,13 @@ static void pool_replay(block_manager_t *blocks, uint32_t unit, uint32_t group) 
 
 bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
                 uint32_t alloc_order, uint32_t stream_capacity, arena_t *arena) {
+  return block_init_placed(blocks, geometry, multi_plane, alloc_order, stream_capacity, arena,
+                           arena);
+}
+
+bool block_init_placed(block_manager_t *blocks, const nand_geometry_t *geometry,
+                       bool multi_plane, uint32_t alloc_order, uint32_t stream_capacity,
+                       arena_t *arena, arena_t *tables) {
   const nand_geometry_t *g = geometry;
   blocks->geometry = *g;
   blocks->unit_planes = multi_plane ? g->planes : 1u;
@@ -220,22 +227,22 @@ bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool m
   uint32_t total_pages = (uint32_t)nand_total_pages(g);
   blocks->position_unit = (uint32_t *)arena_alloc(arena, "block_positions",
                                                   blocks->unit_count * sizeof(uint32_t));
-  blocks->groups = (block_group_t *)arena_alloc(arena, "block_groups",
+  blocks->groups = (block_group_t *)arena_alloc(tables, "block_groups",
                                                 blocks->group_count * sizeof(block_group_t));
-  blocks->stripes = (block_stripe_t *)arena_alloc(arena, "block_stripes",
+  blocks->stripes = (block_stripe_t *)arena_alloc(tables, "block_stripes",
                                                   blocks->stripe_count * sizeof(block_stripe_t));
-  blocks->members = (block_member_t *)arena_alloc(arena, "block_stripe_members",
+  blocks->members = (block_member_t *)arena_alloc(tables, "block_stripe_members",
                                                   blocks->group_count * sizeof(block_member_t));
   blocks->free_count =
       (uint32_t *)arena_alloc(arena, "block_free_counts", blocks->unit_count * sizeof(uint32_t));
-  blocks->free_stripes = (uint32_t *)arena_alloc(arena, "block_free_stripes",
+  blocks->free_stripes = (uint32_t *)arena_alloc(tables, "block_free_stripes",
                                                  blocks->stripe_count * sizeof(uint32_t));
-  blocks->valid_bitmap = (uint32_t *)arena_alloc(arena, "page_validity",
+  blocks->valid_bitmap = (uint32_t *)arena_alloc(tables, "page_validity",
                                                  bitmap_words(total_pages) * sizeof(uint32_t));
   blocks->victim_tree = (block_victim_node_t *)arena_alloc(
-      arena, "block_victim_tree", blocks->stripe_count * sizeof(block_victim_node_t));
+      tables, "block_victim_tree", blocks->stripe_count * sizeof(block_victim_node_t));
   blocks->pool_trees = (block_pool_node_t *)arena_alloc(
-      arena, "block_pool_trees", blocks->group_count * sizeof(block_pool_node_t));
+      tables, "block_pool_trees", blocks->group_count * sizeof(block_pool_node_t));
   if (blocks->streams == 0 || blocks->position_unit == 0 || blocks->groups == 0 ||
       blocks->stripes == 0 || blocks->members == 0 || blocks->free_count == 0 ||
       blocks->free_stripes == 0 || blocks->valid_bitmap == 0 || blocks->victim_tree == 0 ||

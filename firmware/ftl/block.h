@@ -185,6 +185,13 @@ typedef struct block_manager {
 bool block_init(block_manager_t *blocks, const nand_geometry_t *geometry, bool multi_plane,
                 uint32_t alloc_order, uint32_t stream_capacity, arena_t *arena);
 
+/* block_init with the tables that grow with the device (page validity, the groups, stripes and
+ * their members, the free-stripe list, the victim and pool trees) taken from `tables` instead:
+ * DRAM with ftl.block_tables.location = dram. The per-unit and per-stream ones stay in `arena`. */
+bool block_init_placed(block_manager_t *blocks, const nand_geometry_t *geometry,
+                       bool multi_plane, uint32_t alloc_order, uint32_t stream_capacity,
+                       arena_t *arena, arena_t *tables);
+
 /* A new stream named `name` (its gauge: blocks.<name>_groups; NULL: no gauge, for policies that
  * add many streams and count them themselves); BLOCK_NONE when the capacity is reached or the
  * name is too long. */

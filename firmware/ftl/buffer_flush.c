@@ -143,7 +143,7 @@ static __attribute__((noinline)) bool program_choice(const grouping_choice_t *ch
     flush.grouping->committed(&ftl_core.wb, choice);
     flush.commit_cycles += csr_read(mcycle) - started;
   }
-  flash_op_t *op = ftl_take_record(host_program_done, 0);
+  flash_op_t *op = ftl_take_program_record(host_program_done, 0);
   fill_program(op, choice, count);
   op->user = choice->stream;
   if (ftl_core.scheme->program_oob != 0) {
@@ -179,7 +179,7 @@ static uint32_t select_wordline(grouping_choice_t *choice) {
 /* A rewrite's wordline, whole, whether or not programs are due: tried once (a rewrite that
  * finds less than a wordline eligible leaves with the next due program). */
 static void program_refresh(grouping_choice_t *choice) {
-  if (!ftl_record_available() || host_still_blocked()) {
+  if (!ftl_program_record_available() || host_still_blocked()) {
     return; /* retried on the next turn */
   }
   flush.refresh_due = false;
@@ -201,7 +201,8 @@ static __attribute__((noinline)) void program_wordlines(bool force) {
     bool buffer_stuck = wb->dirty_count == wb->slot_count;
     /* Without a flash record or room nothing can be programmed: the policy is not asked in
      * vain. */
-    if ((!force && !programs_due(wb)) || !ftl_record_available() || host_still_blocked()) {
+    if ((!force && !programs_due(wb)) || !ftl_program_record_available() ||
+        host_still_blocked()) {
       return;
     }
     uint32_t count = select_wordline(&choice);

@@ -22,20 +22,31 @@ static void queue_completion(const nfc_completion_t *completion, void *context) 
 
 bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry,
                 const block_manager_t *blocks, uint32_t op_count, arena_t *arena) {
+  return flash_init_records(flash, geometry, blocks, op_count, op_count, arena);
+}
+
+bool flash_init_records(flash_layer_t *flash, const nand_geometry_t *geometry,
+                        const block_manager_t *blocks, uint32_t op_count, uint32_t program_count,
+                        arena_t *arena) {
   flash->geometry = *geometry;
   flash->blocks = blocks;
   flash->io_per_op = geometry->bits_per_cell * geometry->planes;
   flash->oob_words = (geometry->oob_bytes + 3u) / 4u;
   flash->op_count = op_count;
+  if (program_count == 0 || program_count > op_count) {
+    program_count = op_count;
+  }
+  flash->program_count = program_count;
+  /* io entries (and OOB buffers) of every record: a wordline's each, one each beyond them. */
+  const uint32_t io_entries = program_count * flash->io_per_op + (op_count - program_count);
   uint32_t ring_entries = pow2_at_least(op_count);
   flash->queue_mask = ring_entries - 1u;
   flash->queue_head = 0;
   flash->queue_tail = 0;
   flash->ops = (flash_op_t *)arena_alloc(arena, "flash_ops", op_count * sizeof(flash_op_t));
-  nfc_io_t *io = (nfc_io_t *)arena_alloc(arena, "flash_io_lists",
-                                         op_count * flash->io_per_op * sizeof(nfc_io_t));
-  uint32_t *oob = (uint32_t *)arena_alloc(
-      arena, "flash_oob", op_count * flash->io_per_op * flash->oob_words * sizeof(uint32_t));
+  nfc_io_t *io = (nfc_io_t *)arena_alloc(arena, "flash_io_lists", io_entries * sizeof(nfc_io_t));
+  uint32_t *oob = (uint32_t *)arena_alloc(arena, "flash_oob",
+                                          io_entries * flash->oob_words * sizeof(uint32_t));
   flash->queue = (nfc_completion_t *)arena_alloc(arena, "flash_completion_queue",
                                                  ring_entries * sizeof(nfc_completion_t));
   nfc_desc_t *descriptor_ring = (nfc_desc_t *)arena_alloc_aligned(
@@ -51,25 +62,51 @@ bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry,
     return false;
   }
   flash->free_ops = 0;
+  flash->free_programs = 0;
   for (uint32_t i = op_count; i-- > 0;) {
     flash_op_t *op = &flash->ops[i];
-    op->io = io + i * flash->io_per_op;
-    op->io_set = flash->io_per_op; /* the arena's memory is not cleared */
-    op->oob = oob + i * flash->io_per_op * flash->oob_words;
-    op->next_free = flash->free_ops;
-    flash->free_ops = op;
+    const bool program = i < program_count;
+    const uint32_t first = program ? i * flash->io_per_op
+                                   : program_count * flash->io_per_op + (i - program_count);
+    op->io = io + first;
+    op->io_set = program ? flash->io_per_op : 1u; /* the arena's memory is not cleared */
+    op->oob = oob + first * flash->oob_words;
+    if (program) {
+      op->next_free = flash->free_programs;
+      flash->free_programs = op;
+    } else {
+      op->next_free = flash->free_ops;
+      flash->free_ops = op;
+    }
   }
   flash->free_count = op_count;
+  flash->free_program_count = program_count;
   nfc_start(descriptor_ring, ring_entries, completion_ring, ring_entries, queue_completion, flash);
   return true;
 }
 
+static flash_op_t *take(flash_layer_t *flash, flash_op_t *op, flash_done_fn done, void *owner);
+
 flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner) {
   flash_op_t *op = flash->free_ops;
+  if (op != 0) {
+    flash->free_ops = op->next_free;
+    return take(flash, op, done, owner);
+  }
+  return flash_op_take_program(flash, done, owner);
+}
+
+flash_op_t *flash_op_take_program(flash_layer_t *flash, flash_done_fn done, void *owner) {
+  flash_op_t *op = flash->free_programs;
   if (op == 0) {
     return 0;
   }
-  flash->free_ops = op->next_free;
+  flash->free_programs = op->next_free;
+  --flash->free_program_count;
+  return take(flash, op, done, owner);
+}
+
+static flash_op_t *take(flash_layer_t *flash, flash_op_t *op, flash_done_fn done, void *owner) {
   --flash->free_count;
   op->done = done;
   op->owner = owner;
@@ -141,8 +178,14 @@ static void complete(flash_layer_t *flash, const nfc_completion_t *completion) {
   flash_op_t *op = &flash->ops[completion->id];
   job_kind_set(op->kind);
   op->done(op, completion->status);
-  op->next_free = flash->free_ops;
-  flash->free_ops = op;
+  if ((uint32_t)(op - flash->ops) < flash->program_count) {
+    op->next_free = flash->free_programs;
+    flash->free_programs = op;
+    ++flash->free_program_count;
+  } else {
+    op->next_free = flash->free_ops;
+    flash->free_ops = op;
+  }
   ++flash->free_count;
 }
 

@@ -42,8 +42,13 @@ typedef struct flash_layer {
   uint32_t oob_words;  /* oob_bytes / 4 */
   flash_op_t *ops;
   uint32_t op_count;
-  flash_op_t *free_ops;
-  uint32_t free_count;
+  /* Records [0, program_count) hold a whole wordline's io list and OOB buffers (programs take
+   * only these); the rest hold one page's, for reads and erases (ftl.flash_program_ops). */
+  uint32_t program_count;
+  flash_op_t *free_ops;      /* free records of one page */
+  flash_op_t *free_programs; /* free records of a wordline */
+  uint32_t free_count;       /* free records of either kind */
+  uint32_t free_program_count;
   nfc_completion_t *queue; /* completions the interrupt handler copied, for flash_drain */
   uint32_t queue_mask;
   volatile uint32_t queue_head; /* written by the handler */
@@ -53,12 +58,22 @@ typedef struct flash_layer {
 } flash_layer_t;
 
 /* Takes op_count records (io lists, OOB buffers) and the NFC rings from the arena and starts the
- * NFC. False when they do not fit. */
+ * NFC. False when they do not fit. Every record holds a wordline's io list and OOB buffers. */
 bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry,
                 const block_manager_t *blocks, uint32_t op_count, arena_t *arena);
 
-/* A free record (io list cleared), or NULL when all are in flight. */
+/* flash_init where only program_count of the op_count records (at most; 0 = all) hold a
+ * wordline's io list and OOB buffers, the others one page's: ftl.flash_program_ops. */
+bool flash_init_records(flash_layer_t *flash, const nand_geometry_t *geometry,
+                        const block_manager_t *blocks, uint32_t op_count, uint32_t program_count,
+                        arena_t *arena);
+
+/* A free record (io list cleared) for a read or an erase, one page's if any is free, else a
+ * wordline's; NULL when all are in flight. */
 flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner);
+
+/* A free record of a wordline (io list cleared) for a program; NULL when none is free. */
+flash_op_t *flash_op_take_program(flash_layer_t *flash, flash_done_fn done, void *owner);
 
 static inline uint32_t *flash_oob(const flash_layer_t *flash, const flash_op_t *op, uint32_t i) {
   return op->oob + i * flash->oob_words;

@@ -51,6 +51,12 @@ static flash_op_t *take_record(flash_done_fn done, void *owner) {
 
 static bool record_available(void) { return ftl_record_available(); }
 
+static flash_op_t *take_program_record(flash_done_fn done, void *owner) {
+  return ftl_take_program_record(done, owner);
+}
+
+static bool program_record_available(void) { return ftl_program_record_available(); }
+
 /* ---- mapping env ---- */
 
 static void env_write_back_patches(uint32_t tp, const map_patch_t *patches, uint32_t count) {
@@ -329,11 +335,18 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
       grouping->of.grouping == &grouping_policy_gtd_group) {
     streams += gtd_group_count(boot, ftl_core.lpn_count, ftl_core.entries_per_tp);
   }
+  arena_t *tables_arena = boot->ftl_block_tables_location == BOOT_MEMORY_DRAM ? dram : sram;
+  if (tables_arena == 0) {
+    *problem = "the block tables are placed in DRAM but there is none "
+               "(ftl.block_tables.location)";
+    return FTL_INIT_BAD_CONFIG;
+  }
   *problem = "the FTL's structures do not fit";
-  bool fits = block_init(&ftl_core.blocks, geometry, boot->ftl_multi_plane != 0,
-                         boot->ftl_alloc_order, streams, sram);
+  bool fits = block_init_placed(&ftl_core.blocks, geometry, boot->ftl_multi_plane != 0,
+                                boot->ftl_alloc_order, streams, sram, tables_arena);
   ftl_core.unit_pages = ftl_core.blocks.pages_per_program;
-  fits &= flash_init(&ftl_core.flash, geometry, &ftl_core.blocks, boot->ftl_flash_ops, sram);
+  fits &= flash_init_records(&ftl_core.flash, geometry, &ftl_core.blocks, boot->ftl_flash_ops,
+                             boot->ftl_flash_program_ops, sram);
   arena_t *buffer_arena = boot->ftl_write_buffer_location == BOOT_MEMORY_DRAM ? dram : sram;
   if (buffer_arena == 0) {
     *problem = "the write buffer is placed in DRAM but there is none (ftl.write_buffer.location)";
@@ -361,7 +374,10 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   uint32_t waiters = boot->ftl_page_requests + boot->ftl_write_buffer_pages + ftl_core.unit_pages;
   fits &= tp_store_init(&ftl_core.tp_store, ftl_core.scheme, &ftl_core.flash, &ftl_core.blocks,
                         &ftl_core.gtd, ftl_core.entries_per_tp, waiters,
-                        boot->ftl_tp_load_frames, sram);
+                        (tp_store_frames_t){.load = boot->ftl_tp_load_frames,
+                                            .program = boot->ftl_tp_program_frames,
+                                            .reserve = boot->ftl_tp_reserve_frames},
+                        sram);
   fits &= host_pipeline_init(host, sram);
   fits &= buffer_flush_init(grouping->of.grouping, sram);
   gc_env_t gc_env = {.boot = boot,
@@ -375,6 +391,8 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
                      .filler_page = buffer_flush_filler_page(),
                      .take_record = take_record,
                      .record_available = record_available,
+                     .take_program_record = take_program_record,
+                     .program_record_available = program_record_available,
                      .host_idle = host_pipeline_idle,
                      .spare_suffices = spare_stripes_suffice};
   fits &= gc_init(&gc_env, sram);

@@ -863,7 +863,7 @@ static void gc_program(void) {
     if (gc.program_vpn[program] != BLOCK_NONE) {
       continue;
     }
-    if (!env.record_available()) {
+    if (!env.program_record_available()) {
       task_wait(TASK_WAIT_FLASH, &gc.task);
       return;
     }
@@ -876,7 +876,7 @@ static void gc_program(void) {
       system_fault();
     }
     gc.program_vpn[program] = vpn;
-    flash_op_t *op = env.take_record(gc_program_done, 0);
+    flash_op_t *op = env.take_program_record(gc_program_done, 0);
     op->user = program;
     uint32_t first = program_first(program);
     uint32_t count = program_end(program) - first;

@@ -41,6 +41,9 @@ typedef struct gc_env {
   uint8_t *filler_page; /* a page of padding */
   flash_op_t *(*take_record)(flash_done_fn done, void *owner);
   bool (*record_available)(void);
+  /* The same for a program: a record of a wordline (ftl.flash_program_ops). */
+  flash_op_t *(*take_program_record)(flash_done_fn done, void *owner);
+  bool (*program_record_available)(void);
   bool (*host_idle)(void); /* no host work waits or runs: background GC may start */
   /* Whether the groups not retired as bad hold more pages than can be valid beyond the GC
    * reserve and the open stripes (so while host data waits some stripe has a page to free);

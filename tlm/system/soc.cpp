@@ -108,6 +108,16 @@ void check_ftl(const SocConfig& config) {
     throw std::runtime_error(
         "ftl.write_buffer.location = dram needs DRAM: set dram.size > 0, or use sram");
   }
+  if (ftl.ftl_flash_program_ops > ftl.ftl_flash_ops) {
+    throw std::runtime_error(fmt::format(
+        "ftl.flash_program_ops = {} exceeds ftl.flash_ops = {}: the records that can program "
+        "are some of the flash operation records (0 = all of them)",
+        ftl.ftl_flash_program_ops, ftl.ftl_flash_ops));
+  }
+  if (ftl.ftl_block_tables_location == BOOT_MEMORY_DRAM && config.dram.size_bytes == 0) {
+    throw std::runtime_error(
+        "ftl.block_tables.location = dram needs DRAM: set dram.size > 0, or use sram");
+  }
   if (ftl.ftl_gc_foreground_free >= ftl.ftl_gc_background_free) {
     throw std::runtime_error(fmt::format(
         "ftl.gc.foreground_free = {} must be below ftl.gc.background_free = {}",

@@ -31,7 +31,7 @@ static uint32_t newest_frame(const tp_store_t *store, uint32_t tp) {
 
 bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t *flash,
                    block_manager_t *blocks, gtd_t *gtd, uint32_t entries_per_tp,
-                   uint32_t waiter_capacity, uint32_t load_frames, arena_t *arena) {
+                   uint32_t waiter_capacity, tp_store_frames_t frames, arena_t *arena) {
   store->scheme = scheme;
   store->flash = flash;
   store->blocks = blocks;
@@ -39,8 +39,9 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   memset(&store->counters, 0, sizeof(store->counters));
   store->entries_per_tp = entries_per_tp;
   store->page_bytes = entries_per_tp * (uint32_t)sizeof(uint32_t);
-  store->frame_count =
-      blocks->pages_per_program + TP_STORE_RESERVE_FRAMES + load_frames;
+  store->reserve_frames = frames.reserve != 0 ? frames.reserve : TP_STORE_RESERVE_FRAMES;
+  store->frame_count = (frames.program != 0 ? frames.program : blocks->pages_per_program) +
+                       store->reserve_frames + frames.load;
   store->waiter_capacity = waiter_capacity;
   store->programs_in_flight = 0;
   store->reads_in_flight = 0;
@@ -82,7 +83,7 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
 }
 
 bool tp_store_can_evict(const tp_store_t *store) {
-  return store->free_count >= TP_STORE_RESERVE_FRAMES;
+  return store->free_count >= store->reserve_frames;
 }
 
 bool tp_store_take_progress(tp_store_t *store) {
@@ -251,7 +252,7 @@ tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *wait
     hand_over(store, tp, store->unmapped_page, waiter);
     return TP_LOAD_DONE;
   }
-  if (store->free_count <= TP_STORE_RESERVE_FRAMES ||
+  if (store->free_count <= store->reserve_frames ||
       store->flash->free_count <= TP_STORE_RESERVE_RECORDS) {
     return TP_LOAD_STALLED;
   }
@@ -438,7 +439,7 @@ bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t vpn) {
     store->frames[newest].keep = true;
     return true;
   }
-  if (store->free_count <= TP_STORE_RESERVE_FRAMES ||
+  if (store->free_count <= store->reserve_frames ||
       store->flash->free_count <= TP_STORE_RESERVE_RECORDS) {
     return false;
   }
@@ -474,7 +475,7 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
     }
     /* Padding costs flash: pad only when frames are short and no read or program in flight
      * will free one. */
-    bool short_of_frames = store->free_count <= TP_STORE_RESERVE_FRAMES &&
+    bool short_of_frames = store->free_count <= store->reserve_frames &&
                            store->reads_in_flight == 0 && store->programs_in_flight == 0;
     if (store->dirty_count < unit_pages && !force && !short_of_frames) {
       return; /* no whole wordline can be eligible: skip the FIFO walk */
@@ -483,7 +484,7 @@ static __attribute__((noinline)) void program_dirty(tp_store_t *store, bool forc
     if (count == 0 || (count < unit_pages && !force && !short_of_frames)) {
       return;
     }
-    flash_op_t *op = flash_op_take(store->flash, program_done, store);
+    flash_op_t *op = flash_op_take_program(store->flash, program_done, store);
     if (op == 0) {
       return;
     }

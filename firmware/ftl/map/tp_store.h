@@ -31,7 +31,9 @@
 #include "lib/list.h"
 
 /* TPs one call of a scheme (lookup, update or tp_loaded) may write back; each may need two
- * frames (the flash copy being read and the patches waiting for it). */
+ * frames (the flash copy being read and the patches waiting for it). The reserve is the
+ * default of ftl.tp_reserve_frames: a smaller one makes such a call wait for a translation
+ * program (wait_for_room) where this one lets it go on. */
 #define TP_STORE_EVICTIONS_PER_CALL 4u
 #define TP_STORE_RESERVE_FRAMES (2u * TP_STORE_EVICTIONS_PER_CALL)
 /* Flash records loads leave for writebacks and TP programs. */
@@ -87,6 +89,7 @@ typedef struct tp_store {
   uint32_t entries_per_tp;
   uint32_t page_bytes;
   uint32_t frame_count;
+  uint32_t reserve_frames; /* kept free for a scheme call's writebacks (ftl.tp_reserve_frames) */
   tp_frame_t *frames;
   hash_table_t newest; /* TP -> its newest frame */
   list_node_t free_frames;
@@ -107,12 +110,21 @@ typedef struct tp_store {
   bool progressed; /* a frame or flash record came free since the last tp_store_take_progress */
 } tp_store_t;
 
+/* The frames of a TP store (ftl.tp_load_frames, ftl.tp_program_frames, ftl.tp_reserve_frames).
+ * load: frames for loads in flight beyond the others; program: frames where dirty TPs gather
+ * for a program (0: a wordline's pages, blocks->pages_per_program); reserve: frames kept free
+ * for the writebacks of one scheme call (0: TP_STORE_RESERVE_FRAMES). */
+typedef struct tp_store_frames {
+  uint32_t load;
+  uint32_t program;
+  uint32_t reserve;
+} tp_store_frames_t;
+
 /* waiter_capacity: the most waiters that can exist at once (page requests, buffer slots, GC
- * moves); load_frames: frames for loads in flight beyond the writeback reserve and a wordline
- * of dirty TPs (ftl.tp_load_frames). False when the frames do not fit in the arena. */
+ * moves). False when the frames do not fit in the arena. */
 bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t *flash,
                    block_manager_t *blocks, gtd_t *gtd, uint32_t entries_per_tp,
-                   uint32_t waiter_capacity, uint32_t load_frames, arena_t *arena);
+                   uint32_t waiter_capacity, tp_store_frames_t frames, arena_t *arena);
 
 /* Registers the counters as metrics (lib/metrics.h). */
 void tp_store_register_metrics(const tp_store_t *store);

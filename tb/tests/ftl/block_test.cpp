@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -68,6 +69,33 @@ struct BlockTest : ::testing::Test {
     block_stripe_erased(&blocks, stripe);
   }
 };
+
+TEST_F(BlockTest, PlacedTablesGoToTheirArenaAndThePerUnitOnesStay) {
+  // ftl.block_tables.location = dram: what grows with the device leaves the SRAM arena.
+  alignas(8) static uint8_t dram_memory[16384];
+  arena_t dram;
+  arena_init(&dram, dram_memory, sizeof dram_memory, FW_STATS_LOCATION_DRAM);
+  ASSERT_TRUE(block_init_placed(&blocks, &geometry, true, kCWDP, kStreams, &arena, &dram));
+  std::set<std::string> in_sram, in_dram;
+  for (uint32_t i = 0; i < arena.region_count; ++i) in_sram.insert(arena.regions[i].name);
+  for (uint32_t i = 0; i < dram.region_count; ++i) in_dram.insert(dram.regions[i].name);
+  EXPECT_EQ(in_dram, (std::set<std::string>{"page_validity", "block_groups", "block_stripes",
+                                            "block_stripe_members", "block_free_stripes",
+                                            "block_victim_tree", "block_pool_trees"}));
+  EXPECT_EQ(in_sram,
+            (std::set<std::string>{"block_streams", "block_positions", "block_free_counts"}));
+  // The same tables, as many bytes, as block_init puts in one arena.
+  alignas(8) static uint8_t one_memory[16384];
+  arena_t one;
+  arena_init(&one, one_memory, sizeof one_memory, FW_STATS_LOCATION_SRAM);
+  block_manager_t same;
+  ASSERT_TRUE(block_init(&same, &geometry, true, kCWDP, kStreams, &one));
+  EXPECT_EQ(one.used, arena.used + dram.used);
+  // It serves as before.
+  const uint32_t first = alloc(BLOCK_STREAM_HOST);
+  settle(first, true);
+  EXPECT_TRUE(block_page_valid(&blocks, first));
+}
 
 TEST_F(BlockTest, OrderMustNameEachLevelOnce) {
   EXPECT_TRUE(block_order_valid(kCWDP));

@@ -198,12 +198,60 @@ TEST(FtlConfigErrors, AllocOrderMustBeAPermutationOfCWDP) {
   EXPECT_EQ(run_ssdsim("--set ftl.alloc_order=DPCW --memory-map").exit_code, 0);
 }
 
-TEST(FtlConfigErrors, DramWriteBufferNeedsDram) {
-  const test::SsdsimRun run = run_ssdsim("--set ftl.write_buffer.location=dram --memory-map");
+TEST(FtlConfigErrors, DramPlacementsNeedDram) {
+  // ftl.write_buffer.location and ftl.block_tables.location: dram needs a DRAM, and the
+  // locations are sram and dram.
+  for (const std::string key : {"ftl.write_buffer.location", "ftl.block_tables.location"}) {
+    const test::SsdsimRun run = run_ssdsim("--set " + key + "=dram --memory-map");
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_TRUE(contains(run.output, key)) << run.output;
+    EXPECT_TRUE(contains(run.output, "dram.size")) << run.output;
+    EXPECT_EQ(run_ssdsim("--set " + key + "=dram --set dram.size=8MiB --memory-map").exit_code,
+              0);
+    const test::SsdsimRun where = run_ssdsim("--set " + key + "=flash --memory-map");
+    EXPECT_EQ(where.exit_code, 2) << where.output;
+    EXPECT_TRUE(contains(where.output, key)) << where.output;
+    EXPECT_TRUE(contains(where.output, "sram")) << where.output;
+    EXPECT_TRUE(contains(where.output, "dram")) << where.output;
+  }
+}
+
+TEST(FtlConfigErrors, BufferCountsNameTheirKeyAndRange) {
+  // ftl.read_slots, ftl.tp_load_frames, ftl.tp_program_frames, ftl.flash_program_ops,
+  // ftl.gc.batch_programs: each refused value names the key and what it allows.
+  struct Case {
+    const char* set;
+    const char* key;
+    const char* allowed;
+  };
+  for (const Case& each : {Case{"ftl.read_slots=0", "ftl.read_slots", "65535"},
+                           Case{"ftl.tp_load_frames=0", "ftl.tp_load_frames", "65535"},
+                           Case{"ftl.tp_program_frames=65", "ftl.tp_program_frames", "64"},
+                           Case{"ftl.flash_program_ops=1", "ftl.flash_program_ops", "65535"},
+                           Case{"ftl.gc.batch_programs=0", "ftl.gc.batch_programs", "64"}}) {
+    const test::SsdsimRun run = run_ssdsim(std::string("--set ") + each.set + " --memory-map");
+    EXPECT_EQ(run.exit_code, 2) << each.set << "\n" << run.output;
+    EXPECT_TRUE(contains(run.output, each.key)) << each.set << "\n" << run.output;
+    EXPECT_TRUE(contains(run.output, each.allowed)) << each.set << "\n" << run.output;
+  }
+  // 0 is allowed where it means "as today": a wordline's frames, every record.
+  EXPECT_EQ(run_ssdsim("--set ftl.tp_program_frames=0 --set ftl.flash_program_ops=0 "
+                       "--memory-map")
+                .exit_code,
+            0);
+  EXPECT_EQ(run_ssdsim("--set ftl.tp_program_frames=1 --set ftl.flash_program_ops=2 "
+                       "--memory-map")
+                .exit_code,
+            0);
+}
+
+TEST(FtlConfigErrors, ProgramRecordsAreSomeOfTheFlashRecords) {
+  const test::SsdsimRun run =
+      run_ssdsim("--set ftl.flash_ops=16 --set ftl.flash_program_ops=17 --memory-map");
   EXPECT_EQ(run.exit_code, 2) << run.output;
-  EXPECT_TRUE(contains(run.output, "ftl.write_buffer.location")) << run.output;
-  EXPECT_TRUE(contains(run.output, "dram.size")) << run.output;
-  EXPECT_EQ(run_ssdsim("--set ftl.write_buffer.location=dram --set dram.size=8MiB --memory-map")
+  EXPECT_TRUE(contains(run.output, "ftl.flash_program_ops = 17")) << run.output;
+  EXPECT_TRUE(contains(run.output, "ftl.flash_ops = 16")) << run.output;
+  EXPECT_EQ(run_ssdsim("--set ftl.flash_ops=16 --set ftl.flash_program_ops=16 --memory-map")
                 .exit_code,
             0);
 }

@@ -130,6 +130,10 @@ const policy_listener_t stripe_listener = {
 
 flash_op_t *take_record(flash_done_fn done, void *owner) { return ftl_take_record(done, owner); }
 bool record_available() { return ftl_record_available(); }
+flash_op_t *take_program_record(flash_done_fn done, void *owner) {
+  return ftl_take_program_record(done, owner);
+}
+bool program_record_available() { return ftl_program_record_available(); }
 bool spare_suffices(const char **problem) {
   *problem = "";
   return true;
@@ -158,6 +162,8 @@ struct GcTest : ::testing::Test {
     env.filler_page = buffer_flush_filler_page();
     env.take_record = take_record;
     env.record_available = record_available;
+    env.take_program_record = take_program_record;
+    env.program_record_available = program_record_available;
     env.host_idle = host_pipeline_idle;
     env.spare_suffices = spare_suffices;
     ASSERT_TRUE(gc_init(&env, ftl.sram()));

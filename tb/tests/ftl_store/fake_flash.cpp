@@ -79,6 +79,7 @@ bool FakeFlash::init(const nand_geometry_t *geometry, const block_manager_t *blo
     layer_->free_ops = op;
   }
   layer_->free_count = op_count;
+  layer_->free_page_count = 0; // every record holds a wordline: programs and reads share them
   targets_.assign(op_count, std::vector<IoTarget>(layer_->io_per_op));
   busy_.assign(op_count, false);
   return true;
@@ -363,7 +364,19 @@ bool flash_init(flash_layer_t *flash, const nand_geometry_t *geometry,
   return fake_of(flash).init(geometry, blocks, op_count, arena);
 }
 
+// Every fake record can hold a wordline, so how many may program makes no difference here.
+bool flash_init_records(flash_layer_t *flash, const nand_geometry_t *geometry,
+                        const block_manager_t *blocks, uint32_t op_count, uint32_t program_count,
+                        arena_t *arena) {
+  (void)program_count;
+  return flash_init(flash, geometry, blocks, op_count, arena);
+}
+
 flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner) {
+  return fake_of(flash).take(done, owner);
+}
+
+flash_op_t *flash_op_take_program(flash_layer_t *flash, flash_done_fn done, void *owner) {
   return fake_of(flash).take(done, owner);
 }
 

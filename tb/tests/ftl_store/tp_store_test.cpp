@@ -103,6 +103,8 @@ struct TpStoreTest : ::testing::Test {
   bool multi_plane = true;
   uint32_t tp_count = 64;
   uint32_t waiter_capacity = 64;
+  uint32_t program_frames = 0;  // ftl.tp_program_frames: 0 = a wordline's pages
+  uint32_t reserve_frames = 0;  // ftl.tp_reserve_frames: 0 = TP_STORE_RESERVE_FRAMES
   std::vector<uint8_t> memory = std::vector<uint8_t>(1u << 20);
   arena_t arena{};
   Recorder record;
@@ -131,7 +133,9 @@ struct TpStoreTest : ::testing::Test {
     flash = std::make_unique<FakeFlash>(geometry, &blocks, records, &arena);
     ASSERT_TRUE(gtd_init(&gtd, tp_count, &arena));
     ASSERT_TRUE(tp_store_init(&store, &scheme, flash->layer(), &blocks, &gtd, entries_per_tp,
-                              waiter_capacity, kLoadFrames, &arena));
+                              waiter_capacity,
+                              tp_store_frames_t{kLoadFrames, program_frames, reserve_frames},
+                              &arena));
   }
 
   uint32_t unit_pages() const { return blocks.pages_per_program; }
@@ -607,6 +611,30 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
   EXPECT_TRUE(tp_store_idle(&store));
 }
 
+TEST_F(TpStoreProgram, ProgramFramesSizeThePoolAndFewerThanAWordlineStillSettleEveryTp) {
+  // ftl.tp_program_frames 1 where a wordline is 4 pages: the pool is 1 + the reserve + the load
+  // frames, and more dirty TPs than it holds still reach flash (padded programs when short).
+  program_frames = 1;
+  start();
+  ASSERT_EQ(unit_pages(), 4u);
+  EXPECT_EQ(store.frame_count, 1u + TP_STORE_RESERVE_FRAMES + kLoadFrames);
+  uint32_t tps = store.frame_count + 5u;
+  for (uint32_t tp = 0; tp < tps; ++tp) {
+    tp_store_write_back_page(&store, tp, content(tp, 7).data());
+  }
+  tp_store_pump(&store, true);
+  settle();
+  EXPECT_TRUE(tp_store_idle(&store));
+  for (uint32_t tp = 0; tp < tps; ++tp) {
+    EXPECT_EQ(in_flash(tp), content(tp, 7)) << "TP " << tp;
+  }
+}
+
+TEST_F(TpStoreProgram, DefaultProgramFramesAreAWordline) {
+  start();
+  EXPECT_EQ(store.frame_count, unit_pages() + TP_STORE_RESERVE_FRAMES + kLoadFrames);
+}
+
 TEST_F(TpStoreProgram, GtdFollowsTheNewPageAndTheOldOneIsInvalid) {
   start();
   put_in_flash({1, 2, 3, 4});
@@ -752,6 +780,8 @@ struct RandomCase {
   bool gc;
   uint32_t program_failures;  // injected at random steps
   uint32_t seed;
+  uint32_t program_frames = 0;  // ftl.tp_program_frames (0: a wordline's pages)
+  uint32_t reserve_frames = 0;  // ftl.tp_reserve_frames (0: TP_STORE_RESERVE_FRAMES)
 };
 
 // Names the case in test listings instead of dumping its bytes.
@@ -942,6 +972,8 @@ TEST_P(TpStoreRandom, MatchesAReferenceMapAfterTensOfThousandsOfOperations) {
   const RandomCase &param = GetParam();
   geometry = param.geometry;
   multi_plane = param.multi_plane;
+  program_frames = param.program_frames;
+  reserve_frames = param.reserve_frames;
   tp_count = 24;
   start(12);
   rng.seed(param.seed);
@@ -1034,7 +1066,11 @@ INSTANTIATE_TEST_SUITE_P(
         RandomCase{"TlcSinglePlane", {1, 1, 2, 2, 512, 24, 64, 16, 3}, false, false, 100, 2},
         // A small MLC flash the test's GC must keep collecting (relocations).
         RandomCase{"MlcMultiPlaneGc", {1, 1, 1, 2, 24, 16, 64, 16, 2}, true, true, 4, 3},
-        RandomCase{"TlcGc", {1, 1, 2, 1, 16, 12, 64, 16, 3}, false, true, 4, 4}),
+        RandomCase{"TlcGc", {1, 1, 2, 1, 16, 12, 64, 16, 3}, false, true, 4, 4},
+        // The mobile shape's frames: one program frame where a wordline is 4 pages, a reserve
+        // of 2 where a scheme call writes back up to 4 TPs (the writebacks wait for room).
+        RandomCase{"MlcMultiPlaneGcFewFrames", {1, 1, 1, 2, 24, 16, 64, 16, 2}, true, true, 4, 5,
+                   1, 2}),
     [](const ::testing::TestParamInfo<RandomCase> &info) { return info.param.name; });
 
 }  // namespace
