@@ -266,6 +266,158 @@ TEST(FtlMemoryShape, TheBufferKeysSizeTheirRegionsAndASmallControllerServes) {
   EXPECT_LE(regions["gtd"], 128u << 10);
 }
 
+// Each named region's bytes and where it lives, from stats.json.
+struct Regions {
+  std::map<std::string, uint64_t> bytes;
+  std::map<std::string, std::string> location;
+};
+Regions regions_of(const E2eRun& run) {
+  Regions found;
+  for (const nlohmann::json& region : run.stats["ftl"]["memory"]["regions"]) {
+    found.bytes[region["name"]] += region["bytes"].get<uint64_t>();
+    found.location[region["name"]] = region["location"];
+  }
+  return found;
+}
+
+constexpr const char* kBlockTables[] = {"page_validity",      "block_groups",
+                                        "block_stripes",      "block_stripe_members",
+                                        "block_free_stripes", "block_victim_tree",
+                                        "block_pool_trees"};
+
+uint64_t aligned8(uint64_t bytes) { return (bytes + 7) / 8 * 8; }
+
+TEST(FtlMemoryShape, RqftlsMobileControllerBootsIn512KiBAndRunsCleanWithItsTablesInDram) {
+  // scenarios/rqftl_mobile.yaml, its workset and measured phase shortened: RQFTL's 512 KiB
+  // mobile SRAM.
+  const std::string out = temp_dir("ftl_rqftl_mobile");
+  const test::SsdsimRun process = run_ssdsim(
+      std::string(SSDVP_SOURCE_DIR) + "/scenarios/rqftl_mobile.yaml" +
+      " --set workload.phases[0].bytes=64MiB --set workload.phases[0].streams[0].workset=64MiB"
+      " --set workload.phases[1].streams[0].workset=64MiB --set workload.phases[1].requests=1500"
+      " --out " + out);
+  E2eRun run{process, read_json(out + "/stats.json")};
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_EQ(run.stats["config"]["sram"]["size"], "512KiB");
+  const nlohmann::json& memory = run.stats["ftl"]["memory"];
+  EXPECT_LE(memory["sram"]["used_bytes"].get<uint64_t>(),
+            memory["sram"]["budget_bytes"].get<uint64_t>());
+  const Regions regions = regions_of(run);
+  // The paper's three objects: the L2P cache's 256 KiB, the write buffer's 128 KiB, the GTD.
+  EXPECT_EQ(regions.bytes.at("write_buffer_data"), 128u << 10);
+  EXPECT_EQ(regions.location.at("write_buffer_data"), "sram");
+  EXPECT_EQ(regions.location.at("gtd"), "sram");
+  EXPECT_LE(regions.bytes.at("gtd"), 128u << 10);
+  // Everything but the L2P cache and the write buffer (the GTD, every buffer, the image's data,
+  // the stacks) fits in the last 128 KiB.
+  // The scheme's regions in its budget: map.* and the long-term cache's but its training
+  // scratch (README: outside ftl.map_budget).
+  uint64_t map_bytes = 0;
+  for (const auto& [name, bytes] : regions.bytes) {
+    const bool ltc = name.rfind("rqftl_ltc_", 0) == 0 && name != "rqftl_ltc_training";
+    if (name.rfind("map.", 0) == 0 || ltc) {
+      EXPECT_EQ(regions.location.at(name), "sram") << name;
+      map_bytes += aligned8(bytes);
+    }
+  }
+  EXPECT_EQ(map_bytes, 256u << 10) << "the L2P cache is ftl.map_budget";
+  const uint64_t outside_budget =
+      memory["sram"]["used_bytes"].get<uint64_t>() - (128u << 10) - map_bytes;
+  const uint64_t image_and_stacks = (512u << 10) - memory["sram"]["budget_bytes"].get<uint64_t>();
+  EXPECT_LE(outside_budget + image_and_stacks, 128u << 10);
+  // The tables are in DRAM, page validity a bit per page of the 64 GiB device.
+  for (const char* table : kBlockTables) {
+    EXPECT_EQ(regions.location.at(table), "dram") << table;
+  }
+  EXPECT_EQ(regions.bytes.at("page_validity"), (16ull << 30) / 4096 / 8);
+  EXPECT_GT(memory["dram"]["used_bytes"].get<uint64_t>(), regions.bytes.at("page_validity"));
+  // The buffers the keys size: 2 read slots, 1 + 2 (reserve) + 1 TP frames, 4 records of a
+  // wordline (2 pages: SLC, two planes) and 12 of a page, each page with its 128 B of OOB, GC's
+  // slots for one program.
+  EXPECT_EQ(regions.bytes.at("read_slots"), 2u * 4096u);
+  EXPECT_EQ(regions.bytes.at("tp_frame_pages"), 4u * 4096u);
+  EXPECT_EQ(regions.bytes.at("gc_slots"), 2u * 4096u);
+  EXPECT_EQ(regions.bytes.at("flash_oob"), (4u * 2u + 12u) * 128u);
+  // RQFTL's two caches served, and the worker hart trained.
+  EXPECT_GT(run.stats["ftl"]["run"]["rqftl"]["transfers"].get<uint64_t>(), 0u);
+}
+
+TEST(FtlMemoryShape, TooSmallAnSramStopsTheBootNamingWhatDoesNotFit) {
+  // The mobile controller in 448 KiB: the firmware refuses to start, names the first region
+  // that did not fit and prints the breakdown.
+  const std::string out = temp_dir("ftl_rqftl_mobile_small");
+  const test::SsdsimRun process =
+      run_ssdsim(std::string(SSDVP_SOURCE_DIR) + "/scenarios/rqftl_mobile.yaml --set "
+                 "sram.size=448KiB --out " + out);
+  E2eRun run{process, read_json(out + "/stats.json")};
+  EXPECT_NE(run.process.exit_code, 0) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "ftl: cannot start")) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "did not fit")) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "first \"")) << run.process.output;
+  ASSERT_TRUE(run.stats.contains("ftl")) << run.process.output;
+  EXPECT_FALSE(run.stats["ftl"]["boot_complete"].get<bool>());
+  // The console names the arena's regions.
+  EXPECT_TRUE(contains(run.process.output, "SRAM arena")) << run.process.output;
+  EXPECT_TRUE(contains(run.process.output, "gtd")) << run.process.output;
+}
+
+TEST(FtlMemoryShape, BlockTablesInDramLeaveSramByTheirBytesAndDramGainsThem) {
+  const std::string yaml = device_yaml("dftl") + "dram: {size: 8MiB}\n" +
+                           "workload:\n  phases:\n" +
+                           stream_phase("mix", requests(400),
+                                        "pattern: random, read_fraction: 0.5, size: 8KiB, "
+                                        "queue_depth: 8, working_set: 4194304");
+  const E2eRun sram = run_scenario("tables_sram", yaml);
+  const E2eRun dram =
+      run_scenario("tables_dram", yaml, "--set ftl.block_tables.location=dram");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(sram));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(dram));
+  const Regions in_sram = regions_of(sram);
+  const Regions in_dram = regions_of(dram);
+  uint64_t tables = 0;
+  for (const char* table : kBlockTables) {
+    EXPECT_EQ(in_sram.location.at(table), "sram") << table;
+    EXPECT_EQ(in_dram.location.at(table), "dram") << table;
+    EXPECT_EQ(in_sram.bytes.at(table), in_dram.bytes.at(table)) << table;
+    tables += aligned8(in_sram.bytes.at(table));
+  }
+  EXPECT_GT(tables, 0u);
+  const nlohmann::json& a = sram.stats["ftl"]["memory"];
+  const nlohmann::json& b = dram.stats["ftl"]["memory"];
+  EXPECT_EQ(a["sram"]["used_bytes"].get<uint64_t>() - b["sram"]["used_bytes"].get<uint64_t>(),
+            tables);
+  EXPECT_EQ(b["dram"]["used_bytes"].get<uint64_t>() - a["dram"]["used_bytes"].get<uint64_t>(),
+            tables);
+  // The same work, either way.
+  EXPECT_EQ(phase(sram, 0)["host_write_pages"], phase(dram, 0)["host_write_pages"]);
+}
+
+TEST(FtlMemoryShape, FewProgramRecordsAndProgramFramesStillServeGcAndTranslationPages) {
+  // 2 records of a wordline among 12, 1 TP program frame where a wordline is 8 pages (QLC, two
+  // planes), 2 read slots: host flushes, GC and TP programs share the wordline records, and
+  // every page reads back.
+  const std::string yaml =
+      "name: few_records\nseed: 9\n"
+      "nand: {channels: 2, ways: 1, dies: 1, planes: 2, blocks: 64, pages: 16, "
+      "page_size: 8KiB}\n"
+      "firmware: {scheme: dftl}\nhost: {oracle: true}\n"
+      "ftl: {map_budget: 16KiB, read_slots: 2, flash_ops: 12, flash_program_ops: 2, "
+      "tp_load_frames: 1, tp_program_frames: 1}\n"
+      "workload:\n  phases:\n" +
+      fill_phase(kHostBytes) +
+      stream_phase("overwrite", bytes(kHostBytes),
+                   "pattern: random, read_fraction: 0.3, size: 8KiB, queue_depth: 16") +
+      verify_phase(kHostBytes);
+  const E2eRun run = run_scenario("few_records", yaml);
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const Regions regions = regions_of(run);
+  EXPECT_EQ(regions.bytes.at("tp_frame_pages"), (1u + 8u + 1u) * kPageBytes);
+  EXPECT_EQ(regions.bytes.at("read_slots"), 2u * kPageBytes);
+  EXPECT_EQ(regions.bytes.at("flash_oob"), (2u * 8u + 10u) * 128u);
+  EXPECT_GT(phase(run, 1)["gc"]["pages_moved"].get<uint64_t>(), 0u);
+  EXPECT_GT(phase(run, 1)["tp_writes"].get<uint64_t>(), 0u);
+}
+
 TEST(FtlOneRegion, GcRelocationsJoinTheHostStreamAndNoGcStripeOpens) {
   // ftl.gc.one_region: the 2R paper's 1R baseline. GC still moves pages, into the host stream's
   // stripes, and every page reads back.
