@@ -54,14 +54,14 @@ static inline bool ftl_record_available(void) {
 /* A record of a wordline for a host or GC program, leaving the TP store's reserve and one
  * wordline record for its programs; NULL when none. */
 static inline flash_op_t *ftl_take_program_record(flash_done_fn done, void *owner) {
-  if (ftl_core.flash.free_count <= FTL_RECORDS_KEPT || ftl_core.flash.free_program_count <= 1u) {
+  if (ftl_core.flash.free_count <= FTL_RECORDS_KEPT || flash_free_programs(&ftl_core.flash) <= 1u) {
     return 0;
   }
   return flash_op_take_program(&ftl_core.flash, done, owner);
 }
 
 static inline bool ftl_program_record_available(void) {
-  return ftl_core.flash.free_count > FTL_RECORDS_KEPT && ftl_core.flash.free_program_count > 1u;
+  return ftl_core.flash.free_count > FTL_RECORDS_KEPT && flash_free_programs(&ftl_core.flash) > 1u;
 }
 
 #endif

@@ -36,7 +36,6 @@ bool flash_init_records(flash_layer_t *flash, const nand_geometry_t *geometry,
   if (program_count == 0 || program_count > op_count) {
     program_count = op_count;
   }
-  flash->program_count = program_count;
   /* io entries (and OOB buffers) of every record: a wordline's each, one each beyond them. */
   const uint32_t io_entries = program_count * flash->io_per_op + (op_count - program_count);
   uint32_t ring_entries = pow2_at_least(op_count);
@@ -62,7 +61,8 @@ bool flash_init_records(flash_layer_t *flash, const nand_geometry_t *geometry,
     return false;
   }
   flash->free_ops = 0;
-  flash->free_programs = 0;
+  flash->free_pages = 0;
+  flash->page_ops = flash->ops + program_count;
   for (uint32_t i = op_count; i-- > 0;) {
     flash_op_t *op = &flash->ops[i];
     const bool program = i < program_count;
@@ -72,41 +72,22 @@ bool flash_init_records(flash_layer_t *flash, const nand_geometry_t *geometry,
     op->io_set = program ? flash->io_per_op : 1u; /* the arena's memory is not cleared */
     op->oob = oob + first * flash->oob_words;
     if (program) {
-      op->next_free = flash->free_programs;
-      flash->free_programs = op;
-    } else {
       op->next_free = flash->free_ops;
       flash->free_ops = op;
+    } else {
+      op->next_free = flash->free_pages;
+      flash->free_pages = op;
     }
   }
   flash->free_count = op_count;
-  flash->free_program_count = program_count;
+  flash->free_page_count = op_count - program_count;
   nfc_start(descriptor_ring, ring_entries, completion_ring, ring_entries, queue_completion, flash);
   return true;
 }
 
-static flash_op_t *take(flash_layer_t *flash, flash_op_t *op, flash_done_fn done, void *owner);
-
-flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner) {
-  flash_op_t *op = flash->free_ops;
-  if (op != 0) {
-    flash->free_ops = op->next_free;
-    return take(flash, op, done, owner);
-  }
-  return flash_op_take_program(flash, done, owner);
-}
-
-flash_op_t *flash_op_take_program(flash_layer_t *flash, flash_done_fn done, void *owner) {
-  flash_op_t *op = flash->free_programs;
-  if (op == 0) {
-    return 0;
-  }
-  flash->free_programs = op->next_free;
-  --flash->free_program_count;
-  return take(flash, op, done, owner);
-}
-
-static flash_op_t *take(flash_layer_t *flash, flash_op_t *op, flash_done_fn done, void *owner) {
+/* Hands out `op`, taken off its free list: its io list cleared. */
+static inline flash_op_t *take(flash_layer_t *flash, flash_op_t *op, flash_done_fn done,
+                               void *owner) {
   --flash->free_count;
   op->done = done;
   op->owner = owner;
@@ -121,6 +102,25 @@ static flash_op_t *take(flash_layer_t *flash, flash_op_t *op, flash_done_fn done
   }
   op->io_set = 0;
   return op;
+}
+
+flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner) {
+  flash_op_t *op = flash->free_pages;
+  if (op != 0) {
+    flash->free_pages = op->next_free;
+    --flash->free_page_count;
+    return take(flash, op, done, owner);
+  }
+  return flash_op_take_program(flash, done, owner);
+}
+
+flash_op_t *flash_op_take_program(flash_layer_t *flash, flash_done_fn done, void *owner) {
+  flash_op_t *op = flash->free_ops;
+  if (op == 0) {
+    return 0;
+  }
+  flash->free_ops = op->next_free;
+  return take(flash, op, done, owner);
 }
 
 static void note_io_set(flash_op_t *op, uint32_t i) {
@@ -178,13 +178,13 @@ static void complete(flash_layer_t *flash, const nfc_completion_t *completion) {
   flash_op_t *op = &flash->ops[completion->id];
   job_kind_set(op->kind);
   op->done(op, completion->status);
-  if ((uint32_t)(op - flash->ops) < flash->program_count) {
-    op->next_free = flash->free_programs;
-    flash->free_programs = op;
-    ++flash->free_program_count;
-  } else {
+  if (op < flash->page_ops) {
     op->next_free = flash->free_ops;
     flash->free_ops = op;
+  } else {
+    op->next_free = flash->free_pages;
+    flash->free_pages = op;
+    ++flash->free_page_count;
   }
   ++flash->free_count;
 }

@@ -42,13 +42,14 @@ typedef struct flash_layer {
   uint32_t oob_words;  /* oob_bytes / 4 */
   flash_op_t *ops;
   uint32_t op_count;
-  /* Records [0, program_count) hold a whole wordline's io list and OOB buffers (programs take
-   * only these); the rest hold one page's, for reads and erases (ftl.flash_program_ops). */
-  uint32_t program_count;
-  flash_op_t *free_ops;      /* free records of one page */
-  flash_op_t *free_programs; /* free records of a wordline */
-  uint32_t free_count;       /* free records of either kind */
-  uint32_t free_program_count;
+  /* Records before page_ops hold a whole wordline's io list and OOB buffers (programs take
+   * only these); those from page_ops on hold one page's, for reads and erases
+   * (ftl.flash_program_ops; by default there are none). */
+  const flash_op_t *page_ops;
+  flash_op_t *free_ops;   /* free records of a wordline */
+  flash_op_t *free_pages; /* free records of one page, which reads and erases take first */
+  uint32_t free_count;    /* free records of either kind */
+  uint32_t free_page_count;
   nfc_completion_t *queue; /* completions the interrupt handler copied, for flash_drain */
   uint32_t queue_mask;
   volatile uint32_t queue_head; /* written by the handler */
@@ -74,6 +75,11 @@ flash_op_t *flash_op_take(flash_layer_t *flash, flash_done_fn done, void *owner)
 
 /* A free record of a wordline (io list cleared) for a program; NULL when none is free. */
 flash_op_t *flash_op_take_program(flash_layer_t *flash, flash_done_fn done, void *owner);
+
+/* Free records of a wordline. */
+static inline uint32_t flash_free_programs(const flash_layer_t *flash) {
+  return flash->free_count - flash->free_page_count;
+}
 
 static inline uint32_t *flash_oob(const flash_layer_t *flash, const flash_op_t *op, uint32_t i) {
   return op->oob + i * flash->oob_words;
