@@ -331,13 +331,13 @@ TEST(FtlMemoryShape, RqftlsMobileControllerBootsIn512KiBAndRunsCleanWithItsTable
   }
   EXPECT_EQ(regions.bytes.at("page_validity"), (16ull << 30) / 4096 / 8);
   EXPECT_GT(memory["dram"]["used_bytes"].get<uint64_t>(), regions.bytes.at("page_validity"));
-  // The buffers the keys size: 2 read slots, 1 + 2 (reserve) + 1 TP frames, 4 records of a
-  // wordline (2 pages: SLC, two planes) and 12 of a page, each page with its 128 B of OOB, GC's
+  // The buffers the keys size: 2 read slots, 1 + 2 (reserve) + 1 TP frames, 12 records of a
+  // wordline (2 pages: SLC, two planes) and 4 of a page, each page with its 128 B of OOB, GC's
   // slots for one program.
   EXPECT_EQ(regions.bytes.at("read_slots"), 2u * 4096u);
   EXPECT_EQ(regions.bytes.at("tp_frame_pages"), 4u * 4096u);
   EXPECT_EQ(regions.bytes.at("gc_slots"), 2u * 4096u);
-  EXPECT_EQ(regions.bytes.at("flash_oob"), (4u * 2u + 12u) * 128u);
+  EXPECT_EQ(regions.bytes.at("flash_oob"), (12u * 2u + 4u) * 128u);
   // RQFTL's two caches served, and the worker hart trained.
   EXPECT_GT(run.stats["ftl"]["run"]["rqftl"]["transfers"].get<uint64_t>(), 0u);
 }
