@@ -67,6 +67,8 @@ static void env_write_back_page(uint32_t tp, const uint32_t *entries) {
   tp_store_write_back_page(&ftl_core.tp_store, tp, entries);
 }
 
+static bool env_write_back_room(void) { return tp_store_can_write_back(&ftl_core.tp_store); }
+
 static bool env_page_valid(uint32_t vpn) { return block_page_valid(&ftl_core.blocks, vpn); }
 
 static bool env_page_readable(uint32_t vpn) {
@@ -162,7 +164,7 @@ void ftl_run(void) {
     irq_poll();
     worker_poll();
     take_events();
-    tp_store_deliver(&ftl_core.tp_store);
+    tp_store_start_reads(&ftl_core.tp_store);
     host_pipeline_dispatch();
     task_run_ready();
     buffer_flush_program(false);
@@ -408,6 +410,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.env.dram = dram;
   ftl.env.write_back_patches = env_write_back_patches;
   ftl.env.write_back_page = env_write_back_page;
+  ftl.env.write_back_room = env_write_back_room;
   ftl.env.page_valid = env_page_valid;
   ftl.env.page_readable = env_page_readable;
   ftl.env.cycles = env_cycles;

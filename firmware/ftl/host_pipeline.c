@@ -77,6 +77,7 @@ typedef struct pipeline_counters {
   uint64_t flash_reads_host; /* data reads for host reads, mispredictions included */
   uint64_t flash_reads_rmw;  /* old-data reads of partial-page writes */
   uint64_t host_reads_by_page_type[4]; /* flash_reads_host by the page type read */
+  uint64_t flush_room_waits; /* times a flush command's scheme flush stopped for TP store room */
 } pipeline_counters_t;
 
 static struct {
@@ -86,6 +87,10 @@ static struct {
   list_node_t dispatch_queue;
   list_node_t flush_queue;
   bool flushing;
+  /* The flush commands' work while the scheme's flush waits for room in the TP store (in the
+   * task queue, like any resource wait); the main loop advances it otherwise. */
+  task_t flush_task;
+  bool flush_waits;
 
   page_request_t *requests; /* request_count of them (ftl.page_requests) */
   uint32_t *free_requests;
@@ -565,9 +570,16 @@ static void advance_flush(void) {
     return; /* buffered pages still programming or updating */
   }
   uint32_t outer = job_kind_enter(JOB_KIND_TRANSLATION);
-  ftl_core.scheme->flush();
+  bool handed_over = ftl_core.scheme->flush();
   tp_store_pump(&ftl_core.tp_store, true);
   job_kind_set(outer);
+  if (!handed_over) {
+    /* The programs just started free the frames the rest needs. */
+    ++pipeline.counters.flush_room_waits;
+    pipeline.flush_waits = true;
+    task_wait(TASK_WAIT_FLASH, &pipeline.flush_task);
+    return;
+  }
   if (!tp_store_idle(&ftl_core.tp_store)) {
     return;
   }
@@ -579,8 +591,14 @@ static void advance_flush(void) {
   task_wake(TASK_WAIT_BUFFER, TASK_WAKE_ALL);
 }
 
+static void run_flush(task_t *task) {
+  (void)task;
+  pipeline.flush_waits = false;
+  advance_flush();
+}
+
 void host_pipeline_advance_flush(void) {
-  if (!list_empty(&pipeline.flush_queue)) {
+  if (!list_empty(&pipeline.flush_queue) && !pipeline.flush_waits) {
     uint32_t outer = job_kind_enter(JOB_KIND_FLUSH);
     advance_flush();
     job_kind_set(outer);
@@ -623,6 +641,7 @@ void host_pipeline_register_metrics(void) {
   metrics_counter("map.misses", &c->map_misses);
   metrics_counter("flash_reads.host", &c->flash_reads_host);
   metrics_counter("flash_reads.rmw", &c->flash_reads_rmw);
+  metrics_counter("map.flush_room_waits", &c->flush_room_waits);
   for (uint32_t type = 0; type < ftl_core.geometry.bits_per_cell; ++type) {
     metrics_counter(host_reads_by_page_type_names[type], &c->host_reads_by_page_type[type]);
   }
@@ -656,6 +675,9 @@ bool host_pipeline_init(const hic_geometry_t *host, arena_t *arena) {
   list_init(&pipeline.dispatch_queue);
   list_init(&pipeline.flush_queue);
   pipeline.flushing = false;
+  pipeline.flush_task.run = run_flush;
+  pipeline.flush_task.kind = JOB_KIND_FLUSH;
+  pipeline.flush_waits = false;
   pipeline.next_sequence = 0;
   pipeline.buffer_waiters = 0;
   for (uint32_t i = 0; i < pipeline.request_count; ++i) {

@@ -29,7 +29,8 @@ void host_pipeline_dispatch(void);
 /* Commands wait for page requests that are free. */
 bool host_pipeline_can_dispatch(void);
 
-/* Moves flush commands on; completes them once everything is on flash. */
+/* Moves flush commands on; completes them once everything is on flash. While the scheme's
+ * flush waits for room in the TP store, the flush is a task in the task queue instead. */
 void host_pipeline_advance_flush(void);
 
 /* Host commands completed since boot. */

@@ -24,7 +24,7 @@ struct task {
 typedef enum task_wait {
   TASK_WAIT_READ_SLOT, /* a buffer for a host read */
   TASK_WAIT_BUFFER,    /* a write-buffer slot, or the end of a flush */
-  TASK_WAIT_FLASH,     /* flash records or TP frames */
+  TASK_WAIT_FLASH,     /* flash records or TP frames (a flush's writebacks too) */
   TASK_WAIT_COUNT
 } task_wait_t;
 

@@ -313,21 +313,28 @@ static void dftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t 
   }
 }
 
-static void dftl_flush(void) {
+static bool dftl_flush(void) {
   if (dftl.whole_tp) {
     for (uint32_t line = 0; line < dftl.used; line++) {
       if (dftl.flags[line] & DFTL_FLAG_DIRTY) {
+        if (!scheme_write_back_room(&dftl.env)) {
+          return false;
+        }
         dftl.env.write_back_page(dftl.keys[line], dftl_line(line));
         dftl.flags[line] &= (uint8_t)~DFTL_FLAG_DIRTY;
       }
     }
-    return;
+    return true;
   }
   for (uint32_t tp = 0; tp < dftl.env.tp_count; tp++) {
     if (dftl.dirty_heads[tp] != SCHEME_NIL) {
+      if (!scheme_write_back_room(&dftl.env)) {
+        return false;
+      }
       dftl_write_back_tp(tp);
     }
   }
+  return true;
 }
 
 static const map_counters_t *dftl_counters(void) { return &dftl.counters; }

@@ -54,7 +54,7 @@ static void ideal_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t
 }
 
 /* The table is the only copy and is never written to flash. */
-static void ideal_flush(void) {}
+static bool ideal_flush(void) { return true; }
 
 static const map_counters_t *ideal_counters(void) { return &ideal.counters; }
 

@@ -1049,9 +1049,15 @@ static void leaftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_
   refresh_gauges();
 }
 
-static void leaftl_flush(void) {
+/* Learning the batch may send groups out of the pool: it waits for room as a flush does, then
+ * evicts from the reserve as a scheme call does. The groups' segments stay where they are. */
+static bool leaftl_flush(void) {
+  if (lea.batch_count != 0 && !scheme_write_back_room(&lea.env)) {
+    return false;
+  }
   learn_batch();
   refresh_gauges();
+  return true;
 }
 
 static const map_counters_t *leaftl_counters(void) { return &lea.counters; }

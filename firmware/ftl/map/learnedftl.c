@@ -407,12 +407,16 @@ static void learnedftl_relocated(uint32_t tp, const uint32_t *lpns, const uint32
   sync_counters();
 }
 
-static void learnedftl_flush(void) {
+static bool learnedftl_flush(void) {
   if (lf.buffer_count != 0) {
+    if (!scheme_write_back_room(&lf.env)) {
+      return false;
+    }
     buffer_write_back();
   }
-  lf.cmt->flush();
+  bool done = lf.cmt->flush();
   sync_counters();
+  return done;
 }
 
 static const map_counters_t *learnedftl_counters(void) { return &lf.counters; }

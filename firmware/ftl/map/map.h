@@ -64,11 +64,14 @@ typedef struct map_env {
   /* Dirty mappings of one TP leave the scheme's memory. The TP store merges them into the TP
    * (reading it first when it exists in flash) and programs it; lookups that miss meanwhile
    * see them through tp_loaded. Never fails: the pipeline keeps room for what one call of
-   * lookup, update or tp_loaded can evict. */
+   * lookup, update or tp_loaded can evict, and flush asks write_back_room first. */
   void (*write_back_patches)(uint32_t tp, const map_patch_t *patches, uint32_t count);
   /* The whole content of a TP leaves the scheme's memory dirty (schemes that cache whole TPs):
    * no read of the old TP is needed. */
   void (*write_back_page)(uint32_t tp, const uint32_t *entries);
+  /* Whether one more TP may be written back now outside lookup, update and tp_loaded (flush
+   * asks before each TP). NULL (host tests): always. */
+  bool (*write_back_room)(void);
   /* Whether a page holds the current copy of its LPN (the FTL's validity bitmap). */
   bool (*page_valid)(uint32_t vpn);
   /* Whether a page can be read: its stripe has blocks (a free stripe's VPNs name no page). */
@@ -161,8 +164,10 @@ typedef struct map_scheme {
    * vpns[i], in program order. LearnedFTL fits the TP's model to them here (GC-time training).
    * A page the host has rewritten since is no longer valid (env page_valid). NULL: not heard. */
   void (*relocated)(uint32_t tp, const uint32_t *lpns, const uint32_t *vpns, uint32_t count);
-  /* Hands every dirty mapping to write_back_* (flush command, clean shutdown). */
-  void (*flush)(void);
+  /* Hands dirty mappings to write_back_* (flush command), a TP at a time while write_back_room
+   * says it fits. True when none is left; false when it stopped for room: the FTL calls again
+   * once the TP store has freed frames (the mappings handed over stay clean meanwhile). */
+  bool (*flush)(void);
   const map_counters_t *(*counters)(void);
 } map_scheme_t;
 

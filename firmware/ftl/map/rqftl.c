@@ -125,6 +125,9 @@ static void line_evicted(void *context, uint32_t tp, const rqftl_run_t *runs, ui
   }
 }
 
+/* Whether a line may leave outside the scheme calls the TP store's reserve covers. */
+static bool write_back_room(void) { return scheme_write_back_room(&rq.env); }
+
 /* ---- the engine ---- */
 
 static uint32_t engine_find(void *context, const rqrmi_model_t *model, const rqrmi_range_t *ranges,
@@ -326,10 +329,13 @@ static void maybe_transfer(void) {
     if (f != rq.ltc.fractions) {
       rq.next_fraction = f + 1u == rq.ltc.fractions ? 0u : f + 1u;
       /* The new fraction's room, beside the old one: the short-term cache gives up lines
-       * beyond its share, and the fraction takes what there is when even that is short. */
+       * beyond its share while the TP store has room for their writebacks (a transfer may run
+       * from the main loop, outside any call the frame reserve covers), and the fraction takes
+       * what there is when even that is short. */
       uint32_t capacity = partition();
       while (rqftl_pool_free_cells(&rq.pool) < rqftl_ltc_slot_cells(capacity) &&
-             rq.stc.stats.cells > rq.stats.stc_target_cells && rqftl_stc_evict_one(&rq.stc)) {
+             rq.stc.stats.cells > rq.stats.stc_target_cells && write_back_room() &&
+             rqftl_stc_evict_one(&rq.stc)) {
       }
       uint32_t room = capacity_in(rqftl_pool_free_cells(&rq.pool));
       capacity = capacity < room ? capacity : room;
@@ -546,7 +552,7 @@ static void rqftl_overlay(uint32_t tp, uint32_t *entries) {
   }
 }
 
-static void rqftl_flush(void) { rqftl_stc_flush(&rq.stc); }
+static bool rqftl_flush(void) { return rqftl_stc_flush(&rq.stc, write_back_room); }
 
 static const map_counters_t *rqftl_counters(void) {
   rq.counters.evictions = rq.stc.stats.evictions;

@@ -430,12 +430,16 @@ void rqftl_stc_mark(rqftl_stc_t *stc, uint32_t slot) { set_marked(stc, slot, tru
 
 void rqftl_stc_unmark(rqftl_stc_t *stc, uint32_t slot) { set_marked(stc, slot, false); }
 
-void rqftl_stc_flush(rqftl_stc_t *stc) {
+bool rqftl_stc_flush(rqftl_stc_t *stc, bool (*room)(void)) {
   for (uint32_t slot = 0; slot < stc->max_lines; ++slot) {
     if (stc->tps[slot] != SCHEME_NIL && (stc->flags[slot] & RQFTL_STC_DIRTY)) {
+      if (room != 0 && !room()) {
+        return false;
+      }
       stc->evicted(stc->context, stc->tps[slot], runs_of(stc, slot), stc->count[slot],
                    (stc->flags[slot] & RQFTL_STC_WHOLE) != 0);
       stc->flags[slot] &= (uint8_t)~RQFTL_STC_DIRTY;
     }
   }
+  return true;
 }

@@ -155,8 +155,9 @@ static inline bool rqftl_stc_marked(const rqftl_stc_t *stc, uint32_t slot) {
   return (stc->flags[slot] & RQFTL_STC_MARKED) != 0;
 }
 
-/* Hands every dirty line to `evicted` and marks it clean (flush). */
-void rqftl_stc_flush(rqftl_stc_t *stc);
+/* Hands dirty lines to `evicted` and marks them clean (flush), each while `room` says one more
+ * may go (NULL: always). True when none is left dirty; false when it stopped for room. */
+bool rqftl_stc_flush(rqftl_stc_t *stc, bool (*room)(void));
 
 #ifdef __cplusplus
 }

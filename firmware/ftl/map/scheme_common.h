@@ -46,6 +46,11 @@ static inline uint32_t scheme_tp_lpns(const map_env_t *env, uint32_t tp) {
   return left < env->entries_per_tp ? left : env->entries_per_tp;
 }
 
+/* Whether a flush may write one more TP back now (map_env_t write_back_room). */
+static inline bool scheme_write_back_room(const map_env_t *env) {
+  return env->write_back_room == 0 || env->write_back_room();
+}
+
 static inline uint32_t scheme_pow2_floor(uint32_t value) {
   uint32_t power = 1u;
   while (power <= value / 2u) {

@@ -24,7 +24,7 @@
  *
  * Writebacks per call: lookup none; update (a merge) and tp_loaded as many dirty TPs as leave
  * to make pool room for the new extent (plus one for a slot, in tp_loaded); flush one per dirty
- * TP.
+ * TP while the TP store has room, and what its merges evict.
  *
  * Budget: per slot its TP, links, hash link, extent, flags and dirty buffer, plus buckets; the
  * pool (sized for about 8 runs per cached TP, and at least one raw TP); two TPs of scratch. */
@@ -423,15 +423,20 @@ static void sftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t 
   sftl_store(slot, entries, runs);
 }
 
-/* Every dirty TP is merged, written back whole and kept, clean. */
-static void sftl_flush(void) {
+/* Every dirty TP is merged, written back whole and kept, clean. A merge that makes room evicts
+ * as a scheme call does, from the reserve the room left. */
+static bool sftl_flush(void) {
   for (uint32_t slot = sftl.lru.head; slot != SCHEME_NIL; slot = sftl.links[slot].next) {
     if ((sftl.flags[slot] & SFTL_FLAG_DIRTY) || sftl.patch_counts[slot] > 0) {
+      if (!scheme_write_back_room(&sftl.env)) {
+        return false;
+      }
       sftl_merge(slot, SCHEME_NIL, 0);
       sftl.env.write_back_page(sftl.tps[slot], sftl.merged);
       sftl.flags[slot] &= (uint8_t)~SFTL_FLAG_DIRTY;
     }
   }
+  return true;
 }
 
 static const map_counters_t *sftl_counters(void) { return &sftl.counters; }

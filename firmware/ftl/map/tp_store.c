@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "hal/console.h"
-#include "hal/irq.h"
 #include "hal/job_kind.h"
 #include "hal/system.h"
 #include "lib/bitmap.h"
@@ -46,7 +45,6 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   store->programs_in_flight = 0;
   store->reads_in_flight = 0;
   store->writebacks = 0;
-  store->waiting_for_room = false;
   store->progressed = false;
   uint32_t bitmap_bytes = bitmap_words(entries_per_tp) * (uint32_t)sizeof(uint32_t);
   store->frames =
@@ -69,7 +67,7 @@ bool tp_store_init(tp_store_t *store, const map_scheme_t *scheme, flash_layer_t 
   }
   list_init(&store->free_frames);
   list_init(&store->dirty_fifo);
-  list_init(&store->deliveries);
+  list_init(&store->unread);
   for (uint32_t i = 0; i < store->frame_count; ++i) {
     tp_frame_t *frame = &store->frames[i];
     frame->entries = (uint32_t *)(pages + i * store->page_bytes);
@@ -86,6 +84,10 @@ bool tp_store_can_evict(const tp_store_t *store) {
   return store->free_count >= store->reserve_frames;
 }
 
+bool tp_store_can_write_back(const tp_store_t *store) {
+  return store->free_count >= TP_STORE_RESERVE_FRAMES + 2u;
+}
+
 bool tp_store_take_progress(tp_store_t *store) {
   bool progressed = store->progressed;
   store->progressed = false;
@@ -94,35 +96,11 @@ bool tp_store_take_progress(tp_store_t *store) {
 
 bool tp_store_idle(const tp_store_t *store) {
   return store->dirty_count == 0 && store->programs_in_flight == 0 &&
-         store->reads_in_flight == 0 && list_empty(&store->deliveries);
+         store->reads_in_flight == 0 && list_empty(&store->unread);
 }
 
 static void read_done(flash_op_t *op, uint32_t status);
 static void program_done(flash_op_t *op, uint32_t status);
-
-/* The TP store's own completions: while it waits for room, a read a lookup waits for completes
- * too (its merged copy may be what must be programmed to make room), but its delivery to the
- * scheme, which may be the caller, is deferred to tp_store_deliver. */
-static bool store_completion(const flash_op_t *op) {
-  return op->done == program_done || op->done == read_done;
-}
-
-/* A writeback must not fail: when frames or flash records run short (a scheme's flush hands
- * over more TPs than there are frames), program dirty frames and wait for them here. */
-static void wait_for_room(tp_store_t *store, uint32_t frames) {
-  store->waiting_for_room = true;
-  while (store->free_count < frames || store->flash->free_count == 0) {
-    tp_store_pump(store, true);
-    /* The main loop runs with interrupts disabled: their handlers run here, by irq_poll. */
-    uint32_t saved = irq_save_disable();
-    if (flash_drain_if(store->flash, store_completion) == 0) {
-      cpu_wait_for_interrupt();
-      irq_poll();
-    }
-    irq_restore(saved);
-  }
-  store->waiting_for_room = false;
-}
 
 /* A free frame for `tp` as its newest copy, chained behind `older` (NO_FRAME if none). */
 static tp_frame_t *take_frame(tp_store_t *store, uint32_t tp, uint32_t state, uint32_t older) {
@@ -168,19 +146,27 @@ static void make_dirty(tp_store_t *store, tp_frame_t *frame) {
   ++store->dirty_count;
 }
 
-/* Starts reading the TP's flash copy into a new LOADING frame; NULL when no flash record is
- * free. */
-static tp_frame_t *start_read(tp_store_t *store, uint32_t tp) {
+/* Reads the TP's flash copy into the LOADING frame; false when no flash record is free. */
+static bool submit_read(tp_store_t *store, tp_frame_t *frame) {
   flash_op_t *op = flash_op_take(store->flash, read_done, store);
   if (op == 0) {
-    return 0;
+    return false;
   }
-  tp_frame_t *frame = take_frame(store, tp, FRAME_LOADING, NO_FRAME);
   op->user = frame_index(store, frame);
   flash_io_meta(store->flash, op, 0, frame->entries);
-  flash_read(store->flash, op, gtd_get(store->gtd, tp), 1);
+  flash_read(store->flash, op, gtd_get(store->gtd, frame->tp), 1);
   ++store->reads_in_flight;
   ++store->counters.reads;
+  return true;
+}
+
+/* A new LOADING frame for the TP's flash copy. Loads start only with a flash record to spare; a
+ * writeback that finds none leaves its read to tp_store_start_reads rather than wait for one. */
+static tp_frame_t *start_read(tp_store_t *store, uint32_t tp) {
+  tp_frame_t *frame = take_frame(store, tp, FRAME_LOADING, NO_FRAME);
+  if (!submit_read(store, frame)) {
+    list_push_back(&store->unread, &frame->link);
+  }
   return frame;
 }
 
@@ -256,55 +242,49 @@ tp_load_result_t tp_store_load(tp_store_t *store, uint32_t tp, tp_waiter_t *wait
       store->flash->free_count <= TP_STORE_RESERVE_RECORDS) {
     return TP_LOAD_STALLED;
   }
-  tp_frame_t *frame = start_read(store, tp);
-  if (frame == 0) {
-    return TP_LOAD_STALLED;
-  }
-  add_waiter(frame, waiter);
+  add_waiter(start_read(store, tp), waiter);
   return TP_LOAD_WAITING;
 }
 
-/* Hands a CLEAN frame's content to its waiters. A writeback or relocation they cause lands in
- * the frame if it is the TP's newest copy and keeps it (it is then programmed); otherwise it is
- * freed after. A frame that is not the newest copy (merged, or delivered late) first takes the
- * newest content, waits for a read in progress, or, when every copy in memory is gone since,
- * reads the flash copy again. False when that read cannot start yet. */
-static bool deliver_frame(tp_store_t *store, tp_frame_t *frame) {
-  uint32_t newest = newest_frame(store, frame->tp);
-  if (newest != frame_index(store, frame)) {
-    tp_waiter_t *moved = frame->waiters;
-    if (newest == NO_FRAME && store->flash->free_count == 0) {
-      return false;
-    }
-    if (newest == NO_FRAME) {
-      uint32_t tp = frame->tp;
-      release_frame(store, frame);
-      newest = frame_index(store, start_read(store, tp)); /* takes the frame just freed */
-    }
-    tp_frame_t *current = &store->frames[newest];
-    if (current->state == FRAME_LOADING || current->state == FRAME_MERGING) {
-      tp_frame_t *loading = current->state == FRAME_LOADING ? current : &store->frames[current->older];
-      while (moved != 0) {
-        tp_waiter_t *next = moved->next;
-        add_waiter(loading, moved);
-        moved = next;
-      }
-      if (current != frame && loading != frame && frame->state == FRAME_CLEAN) {
-        release_frame(store, frame);
-      }
-      return true;
-    }
-    memcpy(frame->entries, current->entries, store->page_bytes);
-  }
-  tp_waiter_t *waiters = frame->waiters;
-  frame->waiters = frame->waiters_tail = 0;
-  deliver(store, frame->tp, frame->entries, waiters);
+/* A CLEAN frame's waiters have had it: a writeback or relocation they caused keeps it as the
+ * TP's newest copy (it is then programmed); otherwise it is free. */
+static void settle_clean(tp_store_t *store, tp_frame_t *frame) {
   if (frame->keep && newest_frame(store, frame->tp) == frame_index(store, frame)) {
     make_dirty(store, frame);
   } else {
     release_frame(store, frame);
   }
-  return true;
+}
+
+/* Out of line: the reserve is rarely short when a read completes. The scheme's tp_loaded may
+ * evict, which only the reserve makes safe, so its waiters resume without the TP: they find no
+ * room, wait for it in the task queue and ask for the TP again (copy waiters need no room and
+ * take their copy). */
+static __attribute__((noinline)) void resume_without_tp(tp_store_t *store, tp_frame_t *frame,
+                                                        tp_waiter_t *waiters) {
+  for (tp_waiter_t *w = waiters; w != 0; w = w->next) {
+    if (w->copy != 0) {
+      memcpy(w->copy, frame->entries, store->page_bytes);
+    }
+  }
+  settle_clean(store, frame);
+  while (waiters != 0) {
+    tp_waiter_t *next = waiters->next;
+    waiters->resume(waiters);
+    waiters = next;
+  }
+}
+
+/* Hands a CLEAN frame's content (the TP's newest, writebacks merged) to its waiters. */
+static void deliver_frame(tp_store_t *store, tp_frame_t *frame) {
+  tp_waiter_t *waiters = frame->waiters;
+  frame->waiters = frame->waiters_tail = 0;
+  if (waiters != 0 && !tp_store_can_evict(store)) {
+    resume_without_tp(store, frame, waiters);
+    return;
+  }
+  deliver(store, frame->tp, frame->entries, waiters);
+  settle_clean(store, frame);
 }
 
 static void read_done(flash_op_t *op, uint32_t status) {
@@ -338,29 +318,25 @@ static void read_done(flash_op_t *op, uint32_t status) {
     memcpy(frame->entries, merged->entries, store->page_bytes);
   }
   frame->state = FRAME_CLEAN;
-  if (frame->waiters != 0 && store->waiting_for_room) {
-    list_push_back(&store->deliveries, &frame->link);
-    return;
-  }
   deliver_frame(store, frame);
 }
 
-/* Out of line: the main loop calls tp_store_deliver on every turn, and the list is mostly empty. */
-static __attribute__((noinline)) void deliver_deferred(tp_store_t *store) {
-  while (!list_empty(&store->deliveries)) {
-    tp_frame_t *frame = LIST_ENTRY(store->deliveries.next, tp_frame_t, link);
-    list_remove(&frame->link);
-    if (!deliver_frame(store, frame)) {
-      list_push_front(&store->deliveries, &frame->link); /* no flash record: next time */
+/* Out of line: the main loop calls tp_store_start_reads on every turn, and the list is mostly
+ * empty. */
+static __attribute__((noinline)) void start_unread(tp_store_t *store) {
+  while (!list_empty(&store->unread)) {
+    tp_frame_t *frame = LIST_ENTRY(store->unread.next, tp_frame_t, link);
+    if (!submit_read(store, frame)) {
       return;
     }
+    list_remove(&frame->link);
   }
 }
 
-void tp_store_deliver(tp_store_t *store) {
-  if (!list_empty(&store->deliveries)) {
+void tp_store_start_reads(tp_store_t *store) {
+  if (!list_empty(&store->unread)) {
     uint32_t outer = job_kind_enter(JOB_KIND_TRANSLATION);
-    deliver_deferred(store);
+    start_unread(store);
     job_kind_set(outer);
   }
 }
@@ -368,7 +344,6 @@ void tp_store_deliver(tp_store_t *store) {
 /* The frame writebacks of `tp` go into: a complete in-memory copy (DIRTY), or a MERGING frame
  * behind a read of the flash copy. */
 static tp_frame_t *writeback_target(tp_store_t *store, uint32_t tp, bool whole_page) {
-  wait_for_room(store, 2u);
   uint32_t newest = newest_frame(store, tp);
   if (newest == NO_FRAME) {
     if (whole_page || gtd_get(store->gtd, tp) == VPN_UNMAPPED) {
@@ -378,8 +353,7 @@ static tp_frame_t *writeback_target(tp_store_t *store, uint32_t tp, bool whole_p
       ++store->dirty_count;
       return frame;
     }
-    tp_frame_t *loading = start_read(store, tp); /* wait_for_room left a record free */
-    newest = frame_index(store, loading);
+    newest = frame_index(store, start_read(store, tp));
   }
   tp_frame_t *frame = &store->frames[newest];
   switch (frame->state) {
@@ -443,11 +417,7 @@ bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t vpn) {
       store->flash->free_count <= TP_STORE_RESERVE_RECORDS) {
     return false;
   }
-  tp_frame_t *frame = start_read(store, tp);
-  if (frame == 0) {
-    return false;
-  }
-  frame->keep = true;
+  start_read(store, tp)->keep = true;
   return true;
 }
 

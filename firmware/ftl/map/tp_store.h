@@ -2,8 +2,9 @@
  *
  * - Loads: a scheme's MISS names a TP; tp_store_load reads it (one read however many requests
  *   wait: they queue on the frame), hands it to the scheme's tp_loaded with every waiter's LPN,
- *   then resumes the waiters in the same call chain so they ask the scheme again (a read that
- *   completes while a writeback waits for room is handed over later, by tp_store_deliver).
+ *   then resumes the waiters in the same call chain so they ask the scheme again. tp_loaded may
+ *   evict, so it runs only while the frame reserve is intact; a read completing without it
+ *   resumes its waiters without the TP (they wait for room like any other task, then ask again).
  * - Writebacks: dirty mappings a scheme evicts (map_env_t write_back_*) land in a frame, merged
  *   with the TP's flash copy (read first when it exists) or its newer copy in memory; loads that
  *   arrive meanwhile see the merged content.
@@ -13,9 +14,13 @@
  *   the new page and the old one is invalidated.
  * - GC of translation blocks: tp_store_relocate rewrites a still-current TP elsewhere.
  *
- * Frames are page-sized buffers from the arena. Writebacks never fail: the pipeline starts work
- * that can evict only while tp_store_can_evict says the reserve is intact. Same-TP copies are
- * programmed in order (a newer copy waits for the older one's program). */
+ * Frames are page-sized buffers from the arena. Writebacks never wait: the evictions of one scheme
+ * call (lookup, update, tp_loaded) start only while tp_store_can_evict says the reserve is
+ * intact, and any other writeback (a scheme's flush) hands over a TP only while
+ * tp_store_can_write_back says it leaves the reserve intact; a flash copy that must be read first
+ * when no flash record is free is read later (tp_store_start_reads). A flush that finds no room
+ * stops and is called again once frames come free (map.h). Same-TP copies are programmed in order
+ * (a newer copy waits for the older one's program). */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_TP_STORE_H
 #define SSDVP_FIRMWARE_FTL_MAP_TP_STORE_H
 
@@ -94,13 +99,12 @@ typedef struct tp_store {
   hash_table_t newest; /* TP -> its newest frame */
   list_node_t free_frames;
   list_node_t dirty_fifo;
-  list_node_t deliveries; /* CLEAN frames read while waiting for room: waiters not yet resumed */
+  list_node_t unread; /* LOADING frames whose read waits for a flash record */
   uint32_t free_count;
   uint32_t dirty_count;
   uint32_t programs_in_flight;
   uint32_t reads_in_flight;
   uint32_t writebacks; /* write_back_* calls so far: TPs keep becoming dirty while it moves */
-  bool waiting_for_room;
   /* entries_per_tp x VPN_UNMAPPED: a TP never written, and the padding of partial translation
    * wordlines (a filler page is never read as a TP) */
   uint32_t *unmapped_page;
@@ -139,6 +143,10 @@ void tp_store_write_back_page(tp_store_t *store, uint32_t tp, const uint32_t *en
 /* Whether work that may make the scheme evict can start (the writeback reserve is free). */
 bool tp_store_can_evict(const tp_store_t *store);
 
+/* Whether a writeback outside the scheme calls the reserve covers (a flush) may hand over one
+ * more TP now: it takes at most two frames and leaves the reserve. */
+bool tp_store_can_write_back(const tp_store_t *store);
+
 /* GC found TP `tp` at `vpn`: if that is still its current copy, it will be rewritten elsewhere.
  * False when no frame is free now (try again later). */
 bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t vpn);
@@ -147,11 +155,11 @@ bool tp_store_relocate(tp_store_t *store, uint32_t tp, uint32_t vpn);
  * (padded). Also forces one when frames run short. */
 void tp_store_pump(tp_store_t *store, bool force);
 
-/* Resumes the waiters of TPs read while a writeback waited for room (the scheme was busy then).
- * The main loop calls it after draining flash completions. */
-void tp_store_deliver(tp_store_t *store);
+/* Starts the reads writebacks left for want of a flash record. The main loop calls it after
+ * draining flash completions. */
+void tp_store_start_reads(tp_store_t *store);
 
-/* No TP read or program in flight, nothing dirty and nothing left to deliver. */
+/* No TP read or program in flight or waiting to start, and nothing dirty. */
 bool tp_store_idle(const tp_store_t *store);
 
 /* True once after a frame or flash record came free (stalled loads may retry). */

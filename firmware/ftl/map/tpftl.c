@@ -397,12 +397,16 @@ static void tpftl_overlay(uint32_t tp, uint32_t *entries) {
   }
 }
 
-static void tpftl_flush(void) {
+static bool tpftl_flush(void) {
   for (uint32_t node = tpftl.node_lru.head; node != SCHEME_NIL; node = tpftl.node_links[node].next) {
     if (tpftl.nodes[node].dirty_count > 0) {
+      if (!scheme_write_back_room(&tpftl.env)) {
+        return false;
+      }
       tpftl_write_back_node(node);
     }
   }
+  return true;
 }
 
 static const map_counters_t *tpftl_counters(void) { return &tpftl.counters; }

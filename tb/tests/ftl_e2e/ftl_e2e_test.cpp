@@ -1327,6 +1327,70 @@ TEST(FtlTranslationPages, WithoutFlushDelayDirtyTpsWaitInSramForAWholeWordline) 
   EXPECT_NEAR(measure["flash_reads_per_host_read"].get<double>(), 1.0, 0.05);
 }
 
+// ---- Flush commands under translation-page pressure -------------------------------------------
+
+// A blkparse trace of `writes` one-page random writes over the first `pages` LPNs (pages of
+// `page_bytes`), with a flush (FN) after every `flush_every` of them.
+std::string flush_trace(uint32_t pages, uint32_t page_bytes, uint32_t writes,
+                        uint32_t flush_every) {
+  const uint32_t sectors = page_bytes / 512;
+  uint64_t state = 12345;
+  uint32_t sequence = 0;
+  std::string trace;
+  for (uint32_t i = 0; i < writes; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const uint32_t lpn = static_cast<uint32_t>(state >> 33) % pages;
+    trace += fmt::format("8,0 0 {} {}.000000000 1 Q W {} + {} [t]\n", ++sequence, i,
+                         lpn * sectors, sectors);
+    if ((i + 1) % flush_every == 0) {
+      trace += fmt::format("8,0 0 {} {}.500000000 1 Q FN [t]\n", ++sequence, i);
+    }
+  }
+  return trace;
+}
+
+class FtlFlushUnderTpPressure : public ::testing::TestWithParam<const char*> {};
+
+// Each flush command finds dirty mappings of 30 TPs cached, and the TP store has frames for a
+// few: one load frame (17 in all, a QLC wordline of 8 among them). The scheme's flush hands over
+// what fits, the command waits in the task queue until programs free frames, and goes on; the
+// data read back after the flushes is what was written (the oracle).
+TEST_P(FtlFlushUnderTpPressure, FlushWaitsForFramesAndCompletesWithTheOracleOn) {
+  // 16384 physical pages of 1 KiB, 15237 LPNs: the first half of them written, 30 TPs of 256
+  // entries (the other half leaves GC alone).
+  constexpr uint32_t kPages = 2 * 2 * 256 * 16 * 93 / 100 / 2;
+  constexpr uint32_t kWrites = 3000, kFlushEvery = 1000;
+  const std::string dir = temp_dir(std::string("ftl_e2e_flush_") + GetParam());
+  std::ofstream(dir + "/flushes.blkparse") << flush_trace(kPages, 1024, kWrites, kFlushEvery);
+  const std::string yaml =
+      std::string("name: ftl_e2e_flush\nseed: 3\n") +
+      "nand: {channels: 2, ways: 1, dies: 1, planes: 2, blocks: 256, pages: 16, "
+      "page_size: 1KiB}\n" +
+      "firmware: {scheme: " + GetParam() + "}\n" +
+      "ftl: {map_budget: 256KiB, tp_load_frames: 1}\nhost: {oracle: true}\n" +
+      "workload:\n  phases:\n" + fill_phase(uint64_t{kPages} * 1024) +
+      stream_phase("flushes", requests(kWrites + kWrites / kFlushEvery),
+                   "trace: flushes.blkparse, format: blkparse, queue_depth: 16") +
+      verify_phase(uint64_t{kPages} * 1024);
+  std::ofstream(dir + "/scenario.yaml") << yaml;
+  E2eRun run;
+  run.process = run_ssdsim(dir + "/scenario.yaml --out " + dir + "/out");
+  std::ifstream stats(dir + "/out/stats.json");
+  if (stats) run.stats = nlohmann::json::parse(stats);
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  const nlohmann::json& host = run.stats["host"]["phases"].at(1);
+  EXPECT_EQ(host["ops"]["flush"]["commands"], kWrites / kFlushEvery);
+  EXPECT_EQ(host["ops"]["flush"]["errors"], 0u);
+  const nlohmann::json& flushes = phase(run, 1);
+  EXPECT_GT(flushes["map"]["flush_room_waits"].get<uint64_t>(), 0u)
+      << "the flushes never found the TP store without room";
+  EXPECT_GE(flushes["tp_writes"].get<uint64_t>(), 3u * 30u);
+  EXPECT_GE(run.stats["host"]["oracle"]["pages_checked"].get<uint64_t>(), uint64_t{kPages});
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, FtlFlushUnderTpPressure,
+                         ::testing::Values("dftl", "tpftl", "sftl"));
+
 TEST(FtlPapers, TpftlSequentialReadsHitAtLeast80Percent) {
   const E2eRun run = run_scenario(
       "tpftl_sequential", device_yaml("tpftl") + "ftl: {map_budget: 2KiB}\n" +

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,16 @@ struct TpStoreModel {
 TpStoreModel *g_store = nullptr;
 constexpr uint32_t kNoTp = 0xFFFFFFFFu;
 
+// The TP store's room as a flush sees it (map_env_t write_back_room): g_room_tps TPs per call of
+// flush, counted in g_round_tps (the TPs written back since the call began).
+uint32_t g_room_tps = UINT32_MAX;
+std::set<uint32_t> g_round_tps;
+
+bool write_back_room() { return g_round_tps.size() < g_room_tps; }
+
 void write_back_patches(uint32_t tp, const map_patch_t *patches, uint32_t count) {
   TpStoreModel &store = *g_store;
+  g_round_tps.insert(tp);
   store.patch_calls++;
   store.patches += count;
   store.mix(tp);
@@ -54,6 +63,7 @@ void write_back_patches(uint32_t tp, const map_patch_t *patches, uint32_t count)
 
 void write_back_page(uint32_t tp, const uint32_t *entries) {
   TpStoreModel &store = *g_store;
+  g_round_tps.insert(tp);
   store.page_calls++;
   store.page_log.push_back(tp);
   store.mix(tp);
@@ -136,6 +146,8 @@ class Harness {
     env_.tp_count = (config.lpn_count + config.entries_per_tp - 1) / config.entries_per_tp;
     env_.write_back_patches = write_back_patches;
     env_.write_back_page = write_back_page;
+    env_.write_back_room = write_back_room;
+    g_room_tps = UINT32_MAX;
     env_.fault = [](const char *message) {
       std::fprintf(stderr, "scheme fault: %s\n", message);
       std::abort();
@@ -222,9 +234,21 @@ class Harness {
     }
   }
 
-  // Flush, then flash must hold the reference map (schemes that write TPs).
-  void flush_and_check() {
-    scheme_->flush();
+  // Flush as the FTL does when the TP store has room for `room` TPs at a time: a call that
+  // stops for room is called again, and flash must then hold the reference map (schemes that
+  // write TPs).
+  void flush_and_check(uint32_t room = 1) {
+    g_room_tps = room;
+    for (uint32_t calls = 1;; ++calls) {
+      g_round_tps.clear();
+      bool done = scheme_->flush();
+      flush_tps += g_round_tps.size();
+      if (done) break;
+      ASSERT_GE(g_round_tps.size(), room) << "flush stopped with room left";
+      ASSERT_LT(calls, 1000000u) << "flush never finishes";
+      flush_calls++;
+    }
+    g_room_tps = UINT32_MAX;
     for (uint32_t lpn = 0; lpn < config_.lpn_count; lpn++) {
       ASSERT_EQ(store_.flash[lpn], reference_[lpn]) << "flash after flush, lpn " << lpn;
     }
@@ -268,6 +292,8 @@ class Harness {
   TpStoreModel store_;
   std::vector<uint32_t> reference_;
   uint64_t loads = 0;
+  uint64_t flush_calls = 0;  // flush calls that stopped for room
+  uint64_t flush_tps = 0;    // TPs the flush calls wrote back
 };
 
 // A long randomised mix: hot-set and uniform single-page operations, sequential multi-page
@@ -358,6 +384,7 @@ TEST_P(MapRandomised, EveryAnswerMatchesTheReference) {
   EXPECT_GT(c.dirty_evictions, 0u);
   h.flush_and_check();
   if (HasFatalFailure()) return;
+  if (h.flush_tps > 1) EXPECT_GT(h.flush_calls, 0u) << "the flush never stopped for room";
   // Lookups after the flush still answer the reference, from cache or reloaded TPs.
   for (uint32_t lpn = 0; lpn < config.lpn_count; lpn += 7) {
     h.lookup(lpn);

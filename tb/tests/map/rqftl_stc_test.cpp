@@ -99,7 +99,7 @@ void run_reference(uint32_t lines, uint32_t pool_bytes, uint32_t seed) {
     } else if (op < 9) {
       ASSERT_EQ(cache.translate(lpn), truth[lpn]) << "LPN " << lpn << " at step " << step;
     } else if (rng() % 50 == 0) {
-      rqftl_stc_flush(&cache.stc);
+      rqftl_stc_flush(&cache.stc, nullptr);
     } else {
       const uint32_t slot = rng() % lines;  // a transfer's mark, or an abandoned one's unmark
       if (rqftl_stc_tp(&cache.stc, slot) != SCHEME_NIL) {
@@ -130,7 +130,7 @@ void run_reference(uint32_t lines, uint32_t pool_bytes, uint32_t seed) {
     }
   }
   // Everything written reaches flash once every line is flushed.
-  rqftl_stc_flush(&cache.stc);
+  rqftl_stc_flush(&cache.stc, nullptr);
   for (uint32_t lpn = 0; lpn < truth.size(); ++lpn) {
     ASSERT_EQ(cache.flash[lpn], truth[lpn]) << "LPN " << lpn;
   }
@@ -185,7 +185,7 @@ TEST(RqftlStc, ALoadKeepsThePatchesOverTheTranslationPage) {
   EXPECT_EQ(cache.translate(2 * kEntries + 20), VPN_UNMAPPED);
   EXPECT_EQ(cache.translate(2 * kEntries + 63), 1063u);
   // Still dirty: flushed whole.
-  rqftl_stc_flush(&cache.stc);
+  rqftl_stc_flush(&cache.stc, nullptr);
   EXPECT_EQ(cache.flash[2 * kEntries + 5], 77u);
   EXPECT_EQ(cache.flash[2 * kEntries + 20], VPN_UNMAPPED);
   EXPECT_EQ(cache.flash[2 * kEntries + 21], 1021u);
