@@ -53,11 +53,8 @@ bool flash_init_records(flash_layer_t *flash, const nand_geometry_t *geometry,
   nfc_completion_t *completion_ring = (nfc_completion_t *)arena_alloc_aligned(
       arena, "nfc_completion_ring", ring_entries * sizeof(nfc_completion_t),
       NFC_COMPLETION_BYTES);
-  flash->deferred = (nfc_completion_t *)arena_alloc(arena, "flash_deferred_completions",
-                                                    op_count * sizeof(nfc_completion_t));
-  flash->deferred_count = 0;
   if (flash->ops == 0 || io == 0 || oob == 0 || flash->queue == 0 || descriptor_ring == 0 ||
-      completion_ring == 0 || flash->deferred == 0) {
+      completion_ring == 0) {
     return false;
   }
   flash->free_ops = 0;
@@ -193,17 +190,6 @@ static void complete(flash_layer_t *flash, const nfc_completion_t *completion) {
  * register saves the callbacks need. */
 static __attribute__((noinline)) uint32_t drain(flash_layer_t *flash) {
   uint32_t drained = 0;
-  /* Callbacks may defer nothing here, but they may wait (flash_drain_if) and add to the set
-   * aside list: take it one entry at a time from the front. */
-  while (flash->deferred_count != 0) {
-    nfc_completion_t completion = flash->deferred[0];
-    --flash->deferred_count;
-    for (uint32_t i = 0; i < flash->deferred_count; ++i) {
-      flash->deferred[i] = flash->deferred[i + 1u];
-    }
-    complete(flash, &completion);
-    ++drained;
-  }
   while (flash->queue_tail != flash->queue_head) {
     nfc_completion_t completion = flash->queue[flash->queue_tail & flash->queue_mask];
     ++flash->queue_tail;
@@ -218,23 +204,6 @@ uint32_t flash_drain(flash_layer_t *flash) {
   return flash_completion_waiting(flash) ? drain(flash) : 0;
 }
 
-uint32_t flash_drain_if(flash_layer_t *flash, bool (*accept)(const flash_op_t *op)) {
-  uint32_t outer = job_kind_current();
-  uint32_t ran = 0;
-  while (flash->queue_tail != flash->queue_head) {
-    nfc_completion_t completion = flash->queue[flash->queue_tail & flash->queue_mask];
-    ++flash->queue_tail;
-    if (accept(&flash->ops[completion.id])) {
-      complete(flash, &completion);
-      ++ran;
-    } else {
-      flash->deferred[flash->deferred_count++] = completion;
-    }
-  }
-  job_kind_set(outer);
-  return ran;
-}
-
 bool flash_completion_waiting(const flash_layer_t *flash) {
-  return flash->deferred_count != 0 || flash->queue_tail != flash->queue_head;
+  return flash->queue_tail != flash->queue_head;
 }

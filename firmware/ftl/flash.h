@@ -54,8 +54,6 @@ typedef struct flash_layer {
   uint32_t queue_mask;
   volatile uint32_t queue_head; /* written by the handler */
   uint32_t queue_tail;
-  nfc_completion_t *deferred; /* set aside by flash_drain_if, run first by flash_drain */
-  uint32_t deferred_count;
 } flash_layer_t;
 
 /* Takes op_count records (io lists, OOB buffers) and the NFC rings from the arena and starts the
@@ -120,11 +118,6 @@ void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t pl
  * its operation was taken (hal/job_kind.h); returns how many. From the main loop only: it leaves
  * JOB_KIND_OTHER, the loop's own kind, in force. */
 uint32_t flash_drain(flash_layer_t *flash);
-
-/* Runs only the callbacks `accept` allows, setting the others aside in order for the next
- * flash_drain; returns how many ran. For waits inside a module that must not reenter the
- * others. */
-uint32_t flash_drain_if(flash_layer_t *flash, bool (*accept)(const flash_op_t *op));
 
 /* A completion is queued (for the check before WFI, interrupts disabled). */
 bool flash_completion_waiting(const flash_layer_t *flash);

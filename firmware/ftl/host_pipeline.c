@@ -574,7 +574,7 @@ static void advance_flush(void) {
   tp_store_pump(&ftl_core.tp_store, true);
   job_kind_set(outer);
   if (!handed_over) {
-    /* The programs just started free the frames the rest needs. */
+    /* The programs just started and the reads in flight free the frames the rest needs. */
     ++pipeline.counters.flush_room_waits;
     pipeline.flush_waits = true;
     task_wait(TASK_WAIT_FLASH, &pipeline.flush_task);

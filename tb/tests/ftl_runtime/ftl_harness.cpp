@@ -110,12 +110,6 @@ FtlHarness::~FtlHarness() {
 
 void FtlHarness::wait_for_interrupt() {
   ++sleeps_;
-  if (interrupt_saves_open() != 0) {
-    // A module waits inside a section of its own (the TP store's wait for room): only a flash
-    // completion can end it, and leaving by an exception would tear its state.
-    flash_->wait_for_interrupt();
-    return;
-  }
   if (auto_transfers && !hic_->transfers().empty()) {
     hic_->finish_transfer(0);
     return;

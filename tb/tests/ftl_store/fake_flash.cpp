@@ -307,13 +307,6 @@ void FakeFlash::run(const nfc_completion_t &completion) {
 
 uint32_t FakeFlash::drain() {
   uint32_t drained = 0;
-  // A callback may wait (drain_if) and set more aside: take one at a time from the front.
-  while (!deferred_.empty()) {
-    nfc_completion_t completion = deferred_.front();
-    deferred_.pop_front();
-    run(completion);
-    ++drained;
-  }
   while (!queue_.empty()) {
     nfc_completion_t completion = queue_.front();
     queue_.pop_front();
@@ -321,21 +314,6 @@ uint32_t FakeFlash::drain() {
     ++drained;
   }
   return drained;
-}
-
-uint32_t FakeFlash::drain_if(bool (*accept)(const flash_op_t *op)) {
-  uint32_t ran = 0;
-  while (!queue_.empty()) {
-    nfc_completion_t completion = queue_.front();
-    queue_.pop_front();
-    if (accept(&layer_->ops[completion.id])) {
-      run(completion);
-      ++ran;
-    } else {
-      deferred_.push_back(completion);
-    }
-  }
-  return ran;
 }
 
 std::vector<uint32_t> FakeFlash::data(uint32_t vpn) const {
@@ -406,10 +384,6 @@ void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t pl
 }
 
 uint32_t flash_drain(flash_layer_t *flash) { return fake_of(flash).drain(); }
-
-uint32_t flash_drain_if(flash_layer_t *flash, bool (*accept)(const flash_op_t *op)) {
-  return fake_of(flash).drain_if(accept);
-}
 
 bool flash_completion_waiting(const flash_layer_t *flash) {
   return fake_of(flash).completion_waiting();

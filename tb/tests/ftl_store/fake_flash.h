@@ -39,8 +39,7 @@ struct FakeFlashOp {
 class FakeFlash {
  public:
   // Takes op_count records from `arena` through flash_init, as the firmware does; `blocks`
-  // converts VPNs. One fake at a time: cpu_wait_for_interrupt (hal_stubs.cpp) drives the live
-  // one.
+  // converts VPNs. One fake at a time.
   FakeFlash(const nand_geometry_t &geometry, const block_manager_t *blocks, uint32_t op_count,
             arena_t *arena);
   ~FakeFlash();
@@ -66,14 +65,15 @@ class FakeFlash {
   // The next `count` programs fail (NFC_STATUS_PROGRAM_FAIL; their pages read as ECC failures).
   void fail_programs(uint32_t count) { programs_to_fail_ += count; }
 
-  // What WFI does: by default completes the oldest operation in flight; a test may pick another
-  // (a random one). With nothing in flight the firmware would sleep forever: the fake throws.
+  // What WFI does in a harness that runs the firmware's main loop (tb/tests/ftl_runtime): by
+  // default completes the oldest operation in flight; a test may pick another (a random one).
+  // With nothing in flight the firmware would sleep forever: the fake throws.
   void set_wait_for_interrupt(std::function<void(FakeFlash &)> wait) { wait_ = std::move(wait); }
   void wait_for_interrupt();
   uint32_t interrupt_waits() const { return interrupt_waits_; }
 
-  // Callbacks the firmware has not drained yet (queued or set aside).
-  size_t completions_waiting() const { return queue_.size() + deferred_.size(); }
+  // Callbacks the firmware has not drained yet.
+  size_t completions_waiting() const { return queue_.size(); }
 
   uint64_t reads() const { return reads_; }
   uint64_t programs() const { return programs_; }
@@ -91,7 +91,6 @@ class FakeFlash {
   void point_io(flash_op_t *op, uint32_t i, void *buffer, bool with_oob, uint32_t meta_bytes);
   void submit(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t planes);
   uint32_t drain();
-  uint32_t drain_if(bool (*accept)(const flash_op_t *op));
   bool completion_waiting() const { return completions_waiting() != 0; }
 
  private:
@@ -125,7 +124,6 @@ class FakeFlash {
   std::unordered_map<uint32_t, uint32_t> next_wordline_;  // by block (PPN / pages)
   std::vector<FakeFlashOp> in_flight_;
   std::deque<nfc_completion_t> queue_;
-  std::deque<nfc_completion_t> deferred_;
   std::function<void(FakeFlash &)> wait_;
   uint32_t programs_to_fail_ = 0;
   uint32_t interrupt_waits_ = 0;

@@ -3,11 +3,8 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "tb/tests/ftl_store/fake_flash.h"
-
 extern "C" {
 #include "hal/console.h"
-#include "hal/irq.h"
 #include "hal/system.h"
 }
 
@@ -15,7 +12,6 @@ namespace {
 
 std::string console;
 bool interrupts_on = true;
-uint32_t saves_open = 0;
 std::function<void()> wait_hook;
 std::function<void()> poll_hook;
 
@@ -30,8 +26,6 @@ std::string take_console() {
 }
 
 bool interrupts_enabled() { return interrupts_on; }
-
-uint32_t interrupt_saves_open() { return saves_open; }
 
 void set_wait_for_interrupt(std::function<void()> wait) { wait_hook = std::move(wait); }
 
@@ -56,13 +50,11 @@ void system_fault(void) { throw ssdvp::test::FirmwareFault(console); }
 uint32_t irq_save_disable(void) {
   uint32_t saved = interrupts_on ? 1u : 0u;
   interrupts_on = false;
-  ++saves_open;
   return saved;
 }
 
 void irq_restore(uint32_t saved) {
   interrupts_on = saved != 0;
-  --saves_open;
 }
 
 void irq_enable(void) { interrupts_on = true; }

@@ -1,6 +1,5 @@
-// Host stand-ins for the HAL functions firmware modules call (hal/console.h, hal/irq.h,
-// hal/system.h, and WFI from host/hal/csr.h): fw_printf prints to a string the test can read,
-// system_fault throws FirmwareFault, WFI lets the live FakeFlash complete an operation.
+// Host stand-ins for the HAL functions firmware modules call (hal/console.h, hal/system.h):
+// fw_printf prints to a string the test can read, system_fault throws FirmwareFault.
 #ifndef SSDVP_TB_TESTS_FTL_STORE_HAL_STUBS_H
 #define SSDVP_TB_TESTS_FTL_STORE_HAL_STUBS_H
 
@@ -21,10 +20,6 @@ std::string take_console();
 
 // Whether irq_enable / irq_disable and irq_save_disable / irq_restore left interrupts enabled.
 bool interrupts_enabled();
-
-// irq_save_disable calls not yet restored: nonzero while a module waits inside a section of its
-// own (the TP store's wait for room), where WFI must let the flash complete something.
-uint32_t interrupt_saves_open();
 
 // What WFI does instead of letting the live FakeFlash complete an operation (an empty function:
 // the default again). A test harness that runs the main loop decides there what happens next.

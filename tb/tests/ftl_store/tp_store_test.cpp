@@ -848,8 +848,8 @@ TEST_F(TpStoreRelocate, RefusesWhenFramesAreShort) {
 }
 
 // A long random run against a reference map: writebacks of random patches and pages, loads,
-// pumps, relocations and completions in random order (WFI inside a writeback completes a random
-// operation too). With `gc`, the flash is small and the test collects translation blocks as the
+// pumps, relocations and completions in random order (a read completing while the reserve is
+// short resumes its waiters without the TP, and they load it again). With `gc`, the flash is small and the test collects translation blocks as the
 // FTL's GC does: relocate every TP the victim holds, wait for its valid pages to reach zero,
 // erase. At the end a forced pump and draining leave every TP in flash, equal to the reference.
 struct RandomCase {

@@ -1,7 +1,7 @@
 /* Host stand-in for firmware/hal/csr.h (its CSR accesses and WFI are RV32 instructions), found
  * first on the include path of the host builds of tp_store.c and the FTL runtime
  * (tb/tests/ftl_runtime): no CSRs (they read as zero, writes go nowhere), and WFI is
- * hal_stubs.cpp's, which lets the fake flash complete an operation. */
+ * hal_stubs.cpp's, which hands it to the harness running the main loop. */
 #ifndef SSDVP_FIRMWARE_HAL_CSR_H
 #define SSDVP_FIRMWARE_HAL_CSR_H
 
