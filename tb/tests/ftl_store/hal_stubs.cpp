@@ -3,8 +3,11 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "tb/tests/ftl_store/fake_flash.h"
+
 extern "C" {
 #include "hal/console.h"
+#include "hal/irq.h"
 #include "hal/system.h"
 }
 
