@@ -69,6 +69,8 @@ static void env_write_back_page(uint32_t tp, const uint32_t *entries) {
 
 static bool env_write_back_room(void) { return tp_store_can_write_back(&ftl_core.tp_store); }
 
+static bool env_eviction_room(void) { return tp_store_eviction_room(&ftl_core.tp_store); }
+
 static bool env_page_valid(uint32_t vpn) { return block_page_valid(&ftl_core.blocks, vpn); }
 
 static bool env_page_readable(uint32_t vpn) {
@@ -411,6 +413,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl.env.write_back_patches = env_write_back_patches;
   ftl.env.write_back_page = env_write_back_page;
   ftl.env.write_back_room = env_write_back_room;
+  ftl.env.eviction_room = env_eviction_room;
   ftl.env.page_valid = env_page_valid;
   ftl.env.page_readable = env_page_readable;
   ftl.env.cycles = env_cycles;

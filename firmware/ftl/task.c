@@ -146,6 +146,10 @@ bool task_map_update(const map_scheme_t *scheme, tp_store_t *store, block_manage
       update->probe_vpn = value;
       continue;
     }
+    if (answer == MAP_NO_ROOM) {
+      task_wait(TASK_WAIT_FLASH, update->task); /* the call spent the reserve: frames come free */
+      return false;
+    }
     if (!task_load_tp(store, value, update->task, &update->waiter)) {
       return false;
     }

@@ -12,7 +12,9 @@
  *
  * Writebacks per call: lookup and update none; tp_loaded at most one TP per wanted mapping it
  * caches (entry mode; a batch larger than the patch buffer goes in several calls for that TP)
- * or one page (whole-TP mode).
+ * or one page (whole-TP mode), each only while env eviction_room allows: past it, tp_loaded
+ * caches no more wanted mappings whose slot is dirty (their waiters miss, wait for room and load
+ * the TP again) and whole-TP mode does not cache the TP.
  *
  * Budget: entry mode pays per mapping its LPN, VPN, LRU links, hash link, dirty link and flag,
  * plus hash buckets (load factor at most about 2.3), a dirty-list head per TP and a patch buffer
@@ -151,7 +153,8 @@ static void dftl_write_back_tp(uint32_t tp) {
   dftl.dirty_heads[tp] = SCHEME_NIL;
 }
 
-/* A free slot: a fresh one while any is left, else the LRU tail, written back first if dirty. */
+/* A free slot: a fresh one while any is left, else the LRU tail, written back first if dirty;
+ * SCHEME_NIL when that writeback finds no eviction room. */
 static uint32_t dftl_take_entry(void) {
   if (dftl.used < dftl.capacity) {
     dftl.counters.table_bytes += 8u; /* LPN and VPN */
@@ -159,6 +162,9 @@ static uint32_t dftl_take_entry(void) {
     return dftl.used++;
   }
   uint32_t victim = dftl.lru.tail;
+  if ((dftl.flags[victim] & DFTL_FLAG_DIRTY) && !scheme_eviction_room(&dftl.env)) {
+    return SCHEME_NIL;
+  }
   dftl.counters.evictions++;
   if (dftl.flags[victim] & DFTL_FLAG_DIRTY) {
     dftl.counters.dirty_evictions++;
@@ -210,6 +216,9 @@ static void dftl_entry_loaded(uint32_t tp, const uint32_t *entries, const uint32
       continue; /* cached already (a repeated waiter): what the cache holds is newer */
     }
     uint32_t slot = dftl_take_entry();
+    if (slot == SCHEME_NIL) {
+      return; /* the LRU tail stays dirty until there is room: so do the rest */
+    }
     dftl.keys[slot] = lpn;
     dftl.vpns[slot] = entries[lpn - first_lpn];
     dftl.flags[slot] = 0;
@@ -222,12 +231,16 @@ static void dftl_entry_loaded(uint32_t tp, const uint32_t *entries, const uint32
 
 static uint32_t *dftl_line(uint32_t line) { return dftl.vpns + line * dftl.env.entries_per_tp; }
 
+/* A free line, as dftl_take_entry. */
 static uint32_t dftl_take_line(void) {
   if (dftl.used < dftl.capacity) {
     dftl.counters.table_bytes += 4u + dftl.env.entries_per_tp * 4u; /* TP and its VPNs */
     return dftl.used++;
   }
   uint32_t victim = dftl.lru.tail;
+  if ((dftl.flags[victim] & DFTL_FLAG_DIRTY) && !scheme_eviction_room(&dftl.env)) {
+    return SCHEME_NIL;
+  }
   dftl.counters.translatable_lpns -= scheme_tp_lpns(&dftl.env, dftl.keys[victim]);
   dftl.counters.evictions++;
   if (dftl.flags[victim] & DFTL_FLAG_DIRTY) {
@@ -279,6 +292,9 @@ static void dftl_line_loaded(uint32_t tp, const uint32_t *entries) {
     return; /* cached already: the cached line is newer */
   }
   uint32_t line = dftl_take_line();
+  if (line == SCHEME_NIL) {
+    return;
+  }
   dftl.keys[line] = tp;
   dftl.counters.translatable_lpns += scheme_tp_lpns(&dftl.env, tp);
   dftl.flags[line] = 0;

@@ -43,7 +43,15 @@
  * write misses): a lookup they do not answer loads the TP, whose LPNs they lack go under them as
  * one level learned at gamma 0 (no CRB to merge). The groups a TP load's waiters want stay until
  * they have asked again. When nothing can leave, every group compacts; when even that is not
- * enough the firmware stops with a message naming ftl.map_budget. */
+ * enough the firmware stops with a message naming ftl.map_budget.
+ *
+ * Writebacks per call: lookup none; update (learning a full batch) and tp_loaded (learning the
+ * wanted groups again) one per dirty group that leaves for room, each only while env
+ * eviction_room allows (flush: write_back_room); past it only clean groups leave. Learning that
+ * then finds no room stops: the batch keeps the mappings of the groups not learned yet (and of
+ * the one it stopped in, whose segments learned so far agree with the batch), an update finding
+ * the batch still full answers MAP_NO_ROOM, a group learned again from its TP stays on flash (its
+ * waiters miss, wait for room and load the TP again), and flush stops for room. */
 #include "ftl/map/leaftl_group.h"
 #include "ftl/map/map.h"
 #include "ftl/map/scheme_common.h"
@@ -180,6 +188,10 @@ static struct {
   map_patch_t *patches;   /* a leaving group's mappings */
   uint32_t clock_hand;
   uint32_t loaded_tp;     /* the TP of the last tp_loaded, whose GROUP_WANTED groups stay */
+  /* Whether a dirty group may leave now: eviction_room in the scheme calls, write_back_room in
+   * flush. */
+  bool (*room)(const map_env_t *env);
+  bool short_of_room;     /* ensure_room found no room because no dirty group could leave */
 } lea;
 
 /* ---- the pool ---- */
@@ -297,7 +309,8 @@ static void shrink_extent(uint32_t g) {
 }
 
 static void compact_all(void);
-static uint32_t clock_victim(uint32_t except);
+static uint32_t clock_victim(uint32_t except, bool dirty_ok);
+static bool dirty_could_leave(uint32_t except);
 static bool evict(uint32_t g);
 
 /* Compacts every group and takes back what their extents hold spare. */
@@ -314,8 +327,10 @@ static void compact_for_room(void) {
 /* Room in group g's extent for `segments` more segments and `crb_bytes` more CRB bytes. A full
  * pool first compacts every group when a quarter of the segments held came since the last
  * compaction (a compaction frees what newer segments superseded; more often it would run again
- * and again for nothing), else sends other groups out (CLOCK), compacting as a last resort;
- * false (after env.fault, which a host test may survive) when even that leaves no room. */
+ * and again for nothing), else sends other groups out (CLOCK; dirty ones only while lea.room
+ * says so), compacting as a last resort. False when even that leaves no room: with
+ * lea.short_of_room set when a dirty group could have left, else after env.fault (which a host
+ * test may survive). */
 static bool ensure_room(uint32_t g, uint32_t segments, uint32_t crb_bytes) {
   group_record_t *record = &lea.groups[g];
   bool first = record->extent == SCHEME_NIL;
@@ -345,7 +360,7 @@ static bool ensure_room(uint32_t g, uint32_t segments, uint32_t crb_bytes) {
     extent = pool_take(words, g);
   }
   while (extent == SCHEME_NIL) {
-    uint32_t victim = clock_victim(g);
+    uint32_t victim = clock_victim(g, lea.room(&lea.env));
     if (victim == SCHEME_NIL) {
       break;
     }
@@ -359,7 +374,11 @@ static bool ensure_room(uint32_t g, uint32_t segments, uint32_t crb_bytes) {
     extent = pool_take(words, g);
   }
   if (extent == SCHEME_NIL) {
-    out_of_budget(g);
+    if (dirty_could_leave(g)) {
+      lea.short_of_room = true;
+    } else {
+      out_of_budget(g);
+    }
     return false;
   }
   if (first) {
@@ -495,11 +514,13 @@ static void learn_points(uint32_t g, uint32_t mapped) {
   }
 }
 
-/* Learns the points [first, end) of the sorted batch, all in group g. */
+/* Learns the points [first, end) of the sorted batch, all in group g; lea.short_of_room when
+ * some found no room. */
 static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
   uint32_t base = g * lea.group_lpns;
   uint32_t mapped = 0;
-  if (on_flash(g)) {
+  bool was_on_flash = on_flash(g);
+  if (was_on_flash) {
     /* Out of the pool since its mappings were batched: the new ones go in alone. */
     --lea.stats.groups_on_flash;
     ++lea.stats.groups_partial;
@@ -518,29 +539,57 @@ static void learn_group(uint32_t g, uint32_t first, uint32_t end) {
     ++mapped;
   }
   learn_points(g, mapped);
-  lea.groups[g].flags |= GROUP_DIRTY | GROUP_REFERENCED;
   lea.unaccounted = SCHEME_NIL;
+  if (was_on_flash && lea.groups[g].extent == SCHEME_NIL) {
+    /* Nothing went in for want of room: it is still out, all of it in its TP. */
+    ++lea.stats.groups_on_flash;
+    --lea.stats.groups_partial;
+    lea.groups[g].flags &= (uint8_t)~GROUP_PARTIAL;
+    return;
+  }
+  lea.groups[g].flags |= GROUP_DIRTY | GROUP_REFERENCED;
   account_group(g, +1);
 }
 
+/* The batch keeps its sorted points [first, batch_count), the rest learned. */
+static void batch_keep(uint32_t first) {
+  uint32_t kept = lea.batch_count - first;
+  memmove(lea.batch_lpns, lea.batch_lpns + first, kept * 4u);
+  memmove(lea.batch_vpns, lea.batch_vpns + first, kept * 4u);
+  batch_clear();
+  for (uint32_t item = 0; item < kept; ++item) {
+    scheme_hash_insert(&lea.batch_hash, item);
+  }
+  lea.batch_count = kept;
+}
+
+/* Learns the batch, group by group in LPN order; a group that finds no room (lea.short_of_room)
+ * stops it, and the batch keeps that group's points and the rest. */
 static void learn_batch(void) {
   if (lea.batch_count == 0) {
     return;
   }
   uint32_t started = lea.env.cycles();
   sort_pairs_u32(lea.batch_lpns, lea.batch_vpns, lea.batch_count);
-  for (uint32_t first = 0; first < lea.batch_count;) {
+  lea.short_of_room = false;
+  uint32_t first = 0;
+  while (first < lea.batch_count) {
     uint32_t g = lea.batch_lpns[first] / lea.group_lpns;
     uint32_t end = first + 1u;
     while (end < lea.batch_count && lea.batch_lpns[end] / lea.group_lpns == g) {
       ++end;
     }
     learn_group(g, first, end);
+    if (lea.short_of_room) {
+      break;
+    }
     first = end;
   }
-  lea.stats.lpns_learned += lea.batch_count;
-  ++lea.stats.batches_learned;
-  batch_clear();
+  lea.stats.lpns_learned += first;
+  if (first == lea.batch_count) {
+    ++lea.stats.batches_learned;
+  }
+  batch_keep(first);
   lea.stats.learn_cycles += lea.env.cycles() - started;
   refresh_gauges();
 }
@@ -587,12 +636,13 @@ static bool can_leave(uint32_t g) {
   return (record->flags & (GROUP_DIRTY | GROUP_APPROXIMATE)) != (GROUP_DIRTY | GROUP_APPROXIMATE);
 }
 
-/* The next group CLOCK sends out of the pool (never `except`), or SCHEME_NIL. */
-static uint32_t clock_victim(uint32_t except) {
+/* The next group CLOCK sends out of the pool (never `except`; a dirty one only when
+ * `dirty_ok`), or SCHEME_NIL. */
+static uint32_t clock_victim(uint32_t except, bool dirty_ok) {
   for (uint32_t step = 0; step < 2u * lea.group_count; ++step) {
     uint32_t g = lea.clock_hand;
     lea.clock_hand = g + 1u == lea.group_count ? 0u : g + 1u;
-    if (g == except || !can_leave(g)) {
+    if (g == except || !can_leave(g) || (!dirty_ok && (lea.groups[g].flags & GROUP_DIRTY))) {
       continue;
     }
     if (lea.groups[g].flags & GROUP_REFERENCED) {
@@ -602,6 +652,16 @@ static uint32_t clock_victim(uint32_t except) {
     return g;
   }
   return SCHEME_NIL;
+}
+
+/* Whether a dirty group other than `except` could leave, room allowing. */
+static bool dirty_could_leave(uint32_t except) {
+  for (uint32_t g = 0; g < lea.group_count; ++g) {
+    if (g != except && can_leave(g) && (lea.groups[g].flags & GROUP_DIRTY)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /* Group g leaves the pool; its mappings go to its TP first when the TP lacks some. False
@@ -664,9 +724,24 @@ static void relearn(uint32_t g, const uint32_t *entries) {
                                   (mapped != 0 ? GROUP_ON_FLASH | GROUP_REFERENCED : 0u));
   lea.unaccounted = g;
   lea.relearning = true;
+  lea.short_of_room = false;
   learn_points(g, mapped);
   lea.relearning = false;
   lea.unaccounted = SCHEME_NIL;
+  if (lea.short_of_room) {
+    /* No room for all of it: it stays out (its TP holds every mapping) until a later load. */
+    group_record_t *record = &lea.groups[g];
+    if (record->extent != SCHEME_NIL) {
+      lea.pool[record->extent] = SCHEME_NIL;
+      lea.pool_live -= lea.pool[record->extent + 1u];
+      --lea.stats.groups_used;
+    }
+    uint8_t wanted = (uint8_t)(record->flags & GROUP_WANTED);
+    *record = (group_record_t){.extent = SCHEME_NIL, .flags = (uint8_t)(wanted | GROUP_ON_FLASH)};
+    ++lea.stats.groups_on_flash;
+    lea.stats.relearn_cycles += lea.env.cycles() - started;
+    return;
+  }
   account_group(g, +1);
   ++lea.stats.groups_relearned;
   lea.stats.relearn_cycles += lea.env.cycles() - started;
@@ -695,6 +770,7 @@ static void complete_partial(uint32_t g, const uint32_t *entries) {
   uint32_t plr_started = lea.env.cycles();
   uint32_t count = plr_learn(lea.xs, lea.ys, mapped, 0u, lea.group_lpns, lea.learned);
   lea.stats.plr_cycles += lea.env.cycles() - plr_started;
+  /* Without room it stays partial: a lookup its segments do not answer loads the TP again. */
   if (count == 0 || ensure_room(g, count, 0u)) {
     group = view(g); /* ensure_room may have moved or compacted it */
     if (group.level_count + 1u >= LEAFTL_MAX_LEVELS) {
@@ -881,6 +957,9 @@ static map_answer_t leaftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
     }
     if (lea.batch_count == lea.batch_capacity) {
       learn_batch();
+      if (lea.batch_count == lea.batch_capacity) {
+        return MAP_NO_ROOM; /* not one group learned: the batch stays full */
+      }
     }
     item = lea.batch_count++;
     lea.batch_lpns[item] = lpn;
@@ -1049,15 +1128,14 @@ static void leaftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_
   refresh_gauges();
 }
 
-/* Learning the batch may send groups out of the pool: it waits for room as a flush does, then
- * evicts from the reserve as a scheme call does. The groups' segments stay where they are. */
+/* Learning the batch may send dirty groups out of the pool, each while write_back_room allows;
+ * it stops for room with the rest still batched. The groups' segments stay where they are. */
 static bool leaftl_flush(void) {
-  if (lea.batch_count != 0 && !scheme_write_back_room(&lea.env)) {
-    return false;
-  }
+  lea.room = scheme_write_back_room;
   learn_batch();
+  lea.room = scheme_eviction_room;
   refresh_gauges();
-  return true;
+  return lea.batch_count == 0;
 }
 
 static const map_counters_t *leaftl_counters(void) { return &lea.counters; }
@@ -1107,6 +1185,7 @@ static bool leaftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_by
   const boot_config_t *boot = env->boot;
   memset(&lea, 0, sizeof lea);
   lea.env = *env;
+  lea.room = scheme_eviction_room;
   lea.gamma = boot->ftl_leaftl_gamma;
   lea.group_lpns = boot->ftl_leaftl_group_lpns;
   lea.compaction_writes = boot->ftl_leaftl_compaction_writes;

@@ -23,6 +23,10 @@
  *   flush), so that a group's GC rewrites only the group's TPs (section 4.2), instead of a TP
  *   read per moved page through the CMT. Until then the buffer answers for them, before the CMT.
  *
+ * Writebacks per call: lookup none; update at most the relocation buffer, only while env
+ * eviction_room allows (else the GC update takes the CMT's miss and loads the TP); tp_loaded
+ * the CMT's (ftl/map/tpftl.c); flush the buffer and the CMT's, each while write_back_room allows.
+ *
  * Memory (ftl.map_budget, the paper's equal memory: DFTL and TPFTL given the same budget spend
  * it all on their CMT): the models and bitmaps first, the relocation buffer and a TP copy, the
  * rest TPFTL's. */
@@ -216,10 +220,15 @@ static void buffer_write_back(void) {
   lf.buffer_tp = SCHEME_NIL;
 }
 
-/* GC moved lpn (its old VPN known, the CMT without it): the buffer takes the mapping. */
-static void buffer_add(uint32_t lpn, uint32_t vpn) {
+/* GC moved lpn (its old VPN known, the CMT without it): the buffer takes the mapping, writing
+ * back what it holds of another TP first. False when that finds no eviction room: the update
+ * then takes the CMT's miss. */
+static bool buffer_add(uint32_t lpn, uint32_t vpn) {
   uint32_t tp = lpn / lf.env.entries_per_tp;
   if (lf.buffer_count != 0 && (tp != lf.buffer_tp || lf.buffer_count == lf.env.entries_per_tp)) {
+    if (!scheme_eviction_room(&lf.env)) {
+      return false;
+    }
     buffer_write_back();
   }
   lf.buffer_tp = tp;
@@ -229,6 +238,7 @@ static void buffer_add(uint32_t lpn, uint32_t vpn) {
   }
   lf.buffer[at].lpn = lpn;
   lf.buffer[at].vpn = vpn;
+  return true;
 }
 
 static map_answer_t learnedftl_lookup(uint32_t lpn, const map_request_t *request,
@@ -284,8 +294,8 @@ static map_answer_t learnedftl_update(uint32_t lpn, uint32_t vpn, uint32_t *valu
   }
   uint32_t old = *value;
   map_answer_t answer = lf.cmt->update(lpn, vpn, value);
-  if (answer == MAP_MISS && old != MAP_OLD_UNKNOWN && vpn != VPN_UNMAPPED) {
-    buffer_add(lpn, vpn);
+  if (answer == MAP_MISS && old != MAP_OLD_UNKNOWN && vpn != VPN_UNMAPPED &&
+      buffer_add(lpn, vpn)) {
     *value = old;
     answer = MAP_HIT;
   }

@@ -36,6 +36,10 @@ typedef enum map_answer {
                   mispredicted with what it read. From update: the VPN replaced is known only
                   approximately; the FTL reads *value's OOB, asks mispredicted, and updates
                   again with what that answered */
+  MAP_NO_ROOM, /* From update only: nothing changed; the update needs more writebacks than the
+                  call's eviction room allowed (map_env_t eviction_room). The FTL asks again once
+                  the TP store's reserve is intact; what the call evicted stays evicted, so the
+                  next call needs less */
 } map_answer_t;
 
 /* The host command a lookup serves, for prefetching decisions (TPFTL's request-level and
@@ -63,15 +67,24 @@ typedef struct map_env {
   arena_t *dram;
   /* Dirty mappings of one TP leave the scheme's memory. The TP store merges them into the TP
    * (reading it first when it exists in flash) and programs it; lookups that miss meanwhile
-   * see them through tp_loaded. Never fails: the pipeline keeps room for what one call of
-   * lookup, update or tp_loaded can evict, and flush asks write_back_room first. */
+   * see them through tp_loaded. Never fails: a scheme asks eviction_room (in lookup, update and
+   * tp_loaded) or write_back_room (in flush) before each TP it writes back. */
   void (*write_back_patches)(uint32_t tp, const map_patch_t *patches, uint32_t count);
   /* The whole content of a TP leaves the scheme's memory dirty (schemes that cache whole TPs):
    * no read of the old TP is needed. */
   void (*write_back_page)(uint32_t tp, const uint32_t *entries);
   /* Whether one more TP may be written back now outside lookup, update and tp_loaded (flush
-   * asks before each TP). NULL (host tests): always. */
+   * asks before each TP); it leaves the reserve those calls spend intact. NULL (host tests):
+   * always. */
   bool (*write_back_room)(void);
+  /* Whether a call of lookup, update or tp_loaded may write one more TP back now. Every dirty
+   * eviction inside such a call asks it first. The FTL starts these calls only with the TP
+   * store's reserve intact, which covers at least one writeback (ftl.tp_reserve_frames / 2; 4 by
+   * default), so a call always gets that far; past its room a scheme evicts clean victims only, caches
+   * less (a waiter whose mapping tp_loaded did not keep misses, waits for room and loads the TP
+   * again) or answers MAP_NO_ROOM from update, and never drops a mapping. NULL (host tests):
+   * always. */
+  bool (*eviction_room)(void);
   /* Whether a page holds the current copy of its LPN (the FTL's validity bitmap). */
   bool (*page_valid)(uint32_t vpn);
   /* Whether a page can be read: its stripe has blocks (a free stripe's VPNs name no page). */
@@ -129,12 +142,14 @@ typedef struct map_scheme {
    * mispredicted resolved after a PREDICT answer), else MAP_OLD_UNKNOWN. HIT: done, *value =
    * the VPN it replaced (VPN_UNMAPPED if none), so the caller can invalidate that page. MISS:
    * nothing changed, *value = the TP to load first. PREDICT: nothing changed, *value = a page
-   * whose OOB tells the VPN replaced (a scheme that knows it only approximately). */
+   * whose OOB tells the VPN replaced (a scheme that knows it only approximately). NO_ROOM:
+   * nothing changed, ask again once there is room (map_env_t eviction_room). */
   map_answer_t (*update)(uint32_t lpn, uint32_t vpn, uint32_t *value);
   /* A TP this scheme asked for is in memory (entries: entries_per_tp VPNs, pending writebacks
    * merged). wanted[] are the LPNs waiting on it, with the request each serves (NULL entries
    * for updates and GC); the scheme must keep their mappings until the waiters have asked again
-   * in this same call chain. */
+   * in this same call chain, but for those its eviction room did not let it take in (their
+   * waiters miss and load the TP again). */
   void (*tp_loaded)(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,
                     const map_request_t *const *requests, uint32_t wanted_count);
   /* A PREDICT answer for lpn was wrong, or an update's PREDICT page was read: vpn_read is the

@@ -20,6 +20,12 @@
  * - An evicted dirty line is written back whole (a whole line: its TP is the line) or as
  *   patches the TP store merges into the TP read from flash (in pieces of half a TP's entries:
  *   the scratch is one page).
+ * - Writebacks per call: lookup none; update (a write insertion) and tp_loaded (a read
+ *   insertion) as many dirty lines as leave to make room, each only while env eviction_room
+ *   allows, then clean lines only (LRU order); when only dirty lines could leave, update answers
+ *   MAP_NO_ROOM and tp_loaded does not cache the TP (its waiters miss, wait for room and load it
+ *   again). Transfers, from a call or the main loop, and flush write lines back only while
+ *   write_back_room allows.
  *
  * - The partition (section 4.7): both caches live in one pool (ftl/map/rqftl_pool.h). Before
  *   each transfer, a running average of the TPs updated since the last one sets the short-term
@@ -84,6 +90,7 @@ static struct {
   worker_job_t job;
   uint32_t job_cycles;      /* written by the job: its training's cycles */
   uint32_t *scratch;        /* a TP's entries, or half as many patches */
+  bool in_call;             /* in update or tp_loaded, whose writebacks eviction_room allows */
   map_counters_t counters;
   rqftl_stats_t stats;
 } rq;
@@ -127,6 +134,12 @@ static void line_evicted(void *context, uint32_t tp, const rqftl_run_t *runs, ui
 
 /* Whether a line may leave outside the scheme calls the TP store's reserve covers. */
 static bool write_back_room(void) { return scheme_write_back_room(&rq.env); }
+
+/* Whether a dirty line may leave now (the short-term cache's room): inside update and tp_loaded
+ * from the call's eviction room, elsewhere (transfers from the main loop) as a flush. */
+static bool line_room(void) {
+  return rq.in_call ? scheme_eviction_room(&rq.env) : write_back_room();
+}
 
 /* ---- the engine ---- */
 
@@ -391,6 +404,7 @@ static bool rqftl_init(const map_env_t *env, arena_t *arena, uint32_t budget_byt
                       0)) {
     return false;
   }
+  rq.stc.room = line_room;
   rq.transfer_tps = scheme_alloc(&budget, "map.rqftl.transfer_tps", max_lines * 4u);
   rq.transfer_slots = scheme_alloc(&budget, "map.rqftl.transfer_lines", max_lines * 4u);
   rq.scratch = scheme_alloc(&budget, "map.rqftl.scratch", env->entries_per_tp * 4u);
@@ -505,7 +519,13 @@ static map_answer_t rqftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
       old = *value;
     }
   }
-  if (!rqftl_stc_write(&rq.stc, lpn, vpn)) {
+  rq.in_call = true;
+  bool written = rqftl_stc_write(&rq.stc, lpn, vpn);
+  rq.in_call = false;
+  if (!written) {
+    if (!scheme_eviction_room(&rq.env)) {
+      return MAP_NO_ROOM; /* only dirty lines could leave */
+    }
     rq.env.fault("rqftl: the short-term cache has no room for a write (ftl.rqftl.stc_bytes)");
   }
   uint32_t started = now();
@@ -523,10 +543,14 @@ static void rqftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t
   (void)wanted;
   (void)requests;
   (void)wanted_count;
-  if (!rqftl_stc_load(&rq.stc, tp, entries)) {
+  rq.in_call = true;
+  bool loaded = rqftl_stc_load(&rq.stc, tp, entries);
+  rq.in_call = false;
+  if (!loaded && scheme_eviction_room(&rq.env)) {
     rq.env.fault("rqftl: the short-term cache cannot hold a translation page "
                  "(ftl.rqftl.stc_bytes)");
   }
+  /* Not loaded for want of room: the waiters miss, wait for room and load the TP again. */
   ltc_gauges();
   rq.pending = true;
   maybe_transfer();

@@ -108,11 +108,18 @@ static void drop_line(rqftl_stc_t *stc, uint32_t slot) {
   --stc->stats.lines;
 }
 
-/* Evicts the least recently used line other than `keep`; false when there is none. */
+/* Evicts the least recently used line other than `keep`, the least recently used clean one
+ * when a dirty one may not be written back now; false when there is none. */
 static bool evict_lru(rqftl_stc_t *stc, uint32_t keep) {
   uint32_t victim = stc->lru.tail;
   if (victim == keep && victim != SCHEME_NIL) {
     victim = stc->links[victim].prev;
+  }
+  if (victim != SCHEME_NIL && (stc->flags[victim] & RQFTL_STC_DIRTY) && stc->room != 0 &&
+      !stc->room()) {
+    while (victim != SCHEME_NIL && (victim == keep || (stc->flags[victim] & RQFTL_STC_DIRTY))) {
+      victim = stc->links[victim].prev;
+    }
   }
   if (victim == SCHEME_NIL) {
     return false;

@@ -81,6 +81,10 @@ typedef struct rqftl_stc {
   rqftl_pool_t *pool;   /* extents owned by their slot */
   rqftl_stc_evicted_t evicted;
   void *context;
+  /* Whether a dirty line may be written back now (NULL, as rqftl_stc_init leaves it: always).
+   * Without room the least recently used clean line leaves instead, and a write or load that
+   * finds no clean one fails (the scheme answers for it). */
+  bool (*room)(void);
   rqftl_stc_stats_t stats;
 } rqftl_stc_t;
 
@@ -108,7 +112,8 @@ static inline void rqftl_stc_moved(rqftl_stc_t *stc, uint32_t slot, uint32_t ind
   stc->extent[slot] = index;
 }
 
-/* Evicts the least recently used line; false when there is none. */
+/* Evicts the least recently used line (a clean one when `room` says no dirty one may go); false
+ * when there is none. */
 bool rqftl_stc_evict_one(rqftl_stc_t *stc);
 
 rqftl_stc_answer_t rqftl_stc_lookup(rqftl_stc_t *stc, uint32_t lpn, uint32_t *vpn);
@@ -117,8 +122,8 @@ rqftl_stc_answer_t rqftl_stc_lookup(rqftl_stc_t *stc, uint32_t lpn, uint32_t *vp
 uint32_t rqftl_stc_line_of(const rqftl_stc_t *stc, uint32_t tp);
 
 /* Write insertion: lpn now maps to vpn (VPN_UNMAPPED: trimmed). The line turns dirty and loses
- * its transfer mark. False when no room could be made (the pool holds two whole TPs, so only a
- * broken configuration gets there). */
+ * its transfer mark. False when no room could be made: only dirty lines could leave and `room`
+ * said no (nothing changed but what left), or the pool does not hold two whole TPs. */
 bool rqftl_stc_write(rqftl_stc_t *stc, uint32_t lpn, uint32_t vpn);
 
 /* Read insertion: TP tp's entries (entries_per_tp VPNs) from flash; a patch line of the TP keeps

@@ -51,6 +51,12 @@ static inline bool scheme_write_back_room(const map_env_t *env) {
   return env->write_back_room == 0 || env->write_back_room();
 }
 
+/* Whether a call of lookup, update or tp_loaded may write one more TP back now (map_env_t
+ * eviction_room). */
+static inline bool scheme_eviction_room(const map_env_t *env) {
+  return env->eviction_room == 0 || env->eviction_room();
+}
+
 static inline uint32_t scheme_pow2_floor(uint32_t value) {
   uint32_t power = 1u;
   while (power <= value / 2u) {

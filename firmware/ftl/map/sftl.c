@@ -23,8 +23,13 @@
  * slide down (each extent's header names its slot), so sizes vary freely within the pool.
  *
  * Writebacks per call: lookup none; update (a merge) and tp_loaded as many dirty TPs as leave
- * to make pool room for the new extent (plus one for a slot, in tp_loaded); flush one per dirty
- * TP while the TP store has room, and what its merges evict.
+ * to make pool room for the new extent (plus one for a slot, in tp_loaded), each only while env
+ * eviction_room allows; past it only clean TPs leave (in LRU order, skipping dirty ones). When
+ * even that leaves too little room, tp_loaded does not cache the TP (its waiters miss, wait for
+ * room and load it again) and an update that must merge answers MAP_NO_ROOM, its full dirty
+ * buffer kept as it was: it is merged when the FTL asks again with the reserve intact, the TPs
+ * written back meanwhile staying out. Flush asks write_back_room before each TP it writes back,
+ * its merges' victims included.
  *
  * Budget: per slot its TP, links, hash link, extent, flags and dirty buffer, plus buckets; the
  * pool (sized for about 8 runs per cached TP, and at least one raw TP); two TPs of scratch. */
@@ -223,10 +228,15 @@ static void sftl_compact(void) {
 
 /* ---- slots ---- */
 
+/* The cached TP is newer than flash: dirty, or with buffered updates. */
+static bool sftl_dirty(uint32_t slot) {
+  return (sftl.flags[slot] & SFTL_FLAG_DIRTY) || sftl.patch_counts[slot] > 0;
+}
+
 /* The TP leaves: decompressed, merged with its dirty buffer and written back when dirty. */
 static void sftl_evict(uint32_t slot) {
   sftl.counters.evictions++;
-  if ((sftl.flags[slot] & SFTL_FLAG_DIRTY) || sftl.patch_counts[slot] > 0) {
+  if (sftl_dirty(slot)) {
     sftl.counters.dirty_evictions++;
     sftl_decompress(slot, sftl.evicted);
     for (uint32_t p = 0; p < sftl.patch_counts[slot]; p++) {
@@ -243,15 +253,36 @@ static void sftl_evict(uint32_t slot) {
   sftl.free_slots = slot;
 }
 
-/* Evicts LRU TPs other than `keep` until `words` are free in the pool. */
-static void sftl_make_room(uint32_t words, uint32_t keep) {
-  while (sftl.pool_words - sftl.pool_live < words) {
-    uint32_t victim = sftl.lru.tail;
-    if (victim == keep) {
-      victim = sftl.links[victim].prev;
+/* The LRU TP other than `keep` that may leave now: a dirty one only while `room` says it may be
+ * written back, else the LRU clean one; SCHEME_NIL when none may. */
+static uint32_t sftl_victim(uint32_t keep, bool (*room)(const map_env_t *)) {
+  uint32_t victim = sftl.lru.tail;
+  if (victim == keep) {
+    victim = sftl.links[victim].prev;
+  }
+  if (victim == SCHEME_NIL || !sftl_dirty(victim) || room(&sftl.env)) {
+    return victim;
+  }
+  while (victim != SCHEME_NIL && (victim == keep || sftl_dirty(victim))) {
+    victim = sftl.links[victim].prev;
+  }
+  return victim;
+}
+
+/* Evicts LRU TPs other than `keep` until the pool has `words` free, counting `reused` words the
+ * caller frees before it stores, and a slot is free when `slot` asks for one. False when no TP
+ * may leave and there is not room enough yet (what left stays out). */
+static bool sftl_make_room(uint32_t words, uint32_t reused, bool slot, uint32_t keep,
+                           bool (*room)(const map_env_t *)) {
+  while (sftl.pool_words - sftl.pool_live + reused < words ||
+         (slot && sftl.free_slots == SCHEME_NIL)) {
+    uint32_t victim = sftl_victim(keep, room);
+    if (victim == SCHEME_NIL) {
+      return false;
     }
     sftl_evict(victim);
   }
+  return true;
 }
 
 /* Words the extent of a TP with `runs` runs takes (raw when that is smaller). */
@@ -308,8 +339,10 @@ static void sftl_store(uint32_t slot, const uint32_t *entries, uint32_t runs) {
 }
 
 /* Merges the dirty buffer (and offset -> vpn when offset is not SCHEME_NIL) into a new extent;
- * the merged TP stays in `merged`. */
-static void sftl_merge(uint32_t slot, uint32_t offset, uint32_t vpn) {
+ * the merged TP stays in `merged`. False when the pool has no room for it and no TP may leave
+ * (`room`): the slot stays as it was. */
+static bool sftl_merge(uint32_t slot, uint32_t offset, uint32_t vpn,
+                       bool (*room)(const map_env_t *)) {
   sftl_decompress(slot, sftl.merged);
   for (uint32_t p = 0; p < sftl.patch_counts[slot]; p++) {
     uint32_t index = slot * SFTL_DIRTY_BUFFER_ENTRIES + p;
@@ -318,12 +351,15 @@ static void sftl_merge(uint32_t slot, uint32_t offset, uint32_t vpn) {
   if (offset != SCHEME_NIL) {
     sftl.merged[offset] = vpn;
   }
+  uint32_t runs = sftl_count_runs(sftl.merged);
+  if (!sftl_make_room(sftl_words_for(runs), sftl_extent_words(slot), false, slot, room)) {
+    return false;
+  }
   sftl.patch_counts[slot] = 0;
   sftl_free_extent(slot);
-  uint32_t runs = sftl_count_runs(sftl.merged);
-  sftl_make_room(sftl_words_for(runs), slot);
   sftl_store(slot, sftl.merged, runs);
   sftl.flags[slot] |= SFTL_FLAG_DIRTY;
+  return true;
 }
 
 /* The cached slot of lpn's TP, moved to the LRU head, or SCHEME_NIL. */
@@ -387,14 +423,15 @@ static map_answer_t sftl_update(uint32_t lpn, uint32_t vpn, uint32_t *value) {
     sftl.flags[slot] |= SFTL_FLAG_DIRTY;
     return MAP_HIT;
   }
-  *value = sftl_decode(slot, offset);
+  uint32_t old = sftl_decode(slot, offset);
   if (sftl.patch_counts[slot] < SFTL_DIRTY_BUFFER_ENTRIES) {
     uint32_t index = slot * SFTL_DIRTY_BUFFER_ENTRIES + sftl.patch_counts[slot]++;
     sftl.patch_offsets[index] = (uint16_t)offset;
     sftl.patch_vpns[index] = vpn;
-  } else {
-    sftl_merge(slot, offset, vpn);
+  } else if (!sftl_merge(slot, offset, vpn, scheme_eviction_room)) {
+    return MAP_NO_ROOM;
   }
+  *value = old;
   return MAP_HIT;
 }
 
@@ -406,8 +443,9 @@ static void sftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t 
   if (scheme_hash_find(&sftl.hash, tp) != SCHEME_NIL) {
     return; /* cached already: the cached TP is newer */
   }
-  if (sftl.free_slots == SCHEME_NIL) {
-    sftl_evict(sftl.lru.tail);
+  uint32_t runs = sftl_count_runs(entries);
+  if (!sftl_make_room(sftl_words_for(runs), 0, true, SCHEME_NIL, scheme_eviction_room)) {
+    return;
   }
   uint32_t slot = sftl.free_slots;
   sftl.free_slots = sftl.hash_next[slot];
@@ -418,20 +456,24 @@ static void sftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t 
   sftl.extents[slot] = SCHEME_NIL;
   scheme_hash_insert(&sftl.hash, slot);
   scheme_list_push_front(&sftl.lru, sftl.links, slot);
-  uint32_t runs = sftl_count_runs(entries);
-  sftl_make_room(sftl_words_for(runs), slot);
   sftl_store(slot, entries, runs);
 }
 
-/* Every dirty TP is merged, written back whole and kept, clean. A merge that makes room evicts
- * as a scheme call does, from the reserve the room left. */
+/* Every dirty TP is merged, written back whole and kept, clean. A merge may evict other dirty
+ * TPs to make room: each asks write_back_room as the TP itself does. */
 static bool sftl_flush(void) {
   for (uint32_t slot = sftl.lru.head; slot != SCHEME_NIL; slot = sftl.links[slot].next) {
-    if ((sftl.flags[slot] & SFTL_FLAG_DIRTY) || sftl.patch_counts[slot] > 0) {
+    if (sftl_dirty(slot)) {
+      if (sftl.patch_counts[slot] > 0) {
+        if (!sftl_merge(slot, SCHEME_NIL, 0, scheme_write_back_room)) {
+          return false;
+        }
+      } else {
+        sftl_decompress(slot, sftl.merged);
+      }
       if (!scheme_write_back_room(&sftl.env)) {
         return false;
       }
-      sftl_merge(slot, SCHEME_NIL, 0);
       sftl.env.write_back_page(sftl.tps[slot], sftl.merged);
       sftl.flags[slot] &= (uint8_t)~SFTL_FLAG_DIRTY;
     }

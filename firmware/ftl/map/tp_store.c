@@ -84,8 +84,10 @@ bool tp_store_can_evict(const tp_store_t *store) {
   return store->free_count >= store->reserve_frames;
 }
 
+bool tp_store_eviction_room(const tp_store_t *store) { return store->free_count >= 2u; }
+
 bool tp_store_can_write_back(const tp_store_t *store) {
-  return store->free_count >= TP_STORE_RESERVE_FRAMES + 2u;
+  return store->free_count >= store->reserve_frames + 2u;
 }
 
 bool tp_store_take_progress(tp_store_t *store) {

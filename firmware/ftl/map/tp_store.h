@@ -14,13 +14,14 @@
  *   the new page and the old one is invalidated.
  * - GC of translation blocks: tp_store_relocate rewrites a still-current TP elsewhere.
  *
- * Frames are page-sized buffers from the arena. Writebacks never wait: the evictions of one scheme
- * call (lookup, update, tp_loaded) start only while tp_store_can_evict says the reserve is
- * intact, and any other writeback (a scheme's flush) hands over a TP only while
- * tp_store_can_write_back says it leaves the reserve intact; a flash copy that must be read first
- * when no flash record is free is read later (tp_store_start_reads). A flush that finds no room
- * stops and is called again once frames come free (map.h). Same-TP copies are programmed in order
- * (a newer copy waits for the older one's program). */
+ * Frames are page-sized buffers from the arena. Writebacks never wait: a scheme call (lookup,
+ * update, tp_loaded) starts only while tp_store_can_evict says the reserve is intact and writes
+ * each TP back only while tp_store_eviction_room says two frames are left; any other writeback
+ * (a scheme's flush) hands over a TP only while tp_store_can_write_back says it leaves the
+ * reserve intact; a flash copy that must be read first when no flash record is free is read
+ * later (tp_store_start_reads). A flush that finds no room stops and is called again once frames
+ * come free (map.h). Same-TP copies are programmed in order (a newer copy waits for the older
+ * one's program). */
 #ifndef SSDVP_FIRMWARE_FTL_MAP_TP_STORE_H
 #define SSDVP_FIRMWARE_FTL_MAP_TP_STORE_H
 
@@ -35,10 +36,9 @@
 #include "lib/hash.h"
 #include "lib/list.h"
 
-/* TPs one call of a scheme (lookup, update or tp_loaded) may write back; each may need two
- * frames (the flash copy being read and the patches waiting for it). The reserve is the
- * default of ftl.tp_reserve_frames: a smaller one makes such a call wait for a translation
- * program (wait_for_room) where this one lets it go on. */
+/* TPs the default reserve (ftl.tp_reserve_frames 0) lets every call of a scheme (lookup,
+ * update or tp_loaded) write back, at least; each may need two frames (the flash copy being read
+ * and the patches waiting for it). A reserve of R frames lets a call write back R / 2. */
 #define TP_STORE_EVICTIONS_PER_CALL 4u
 #define TP_STORE_RESERVE_FRAMES (2u * TP_STORE_EVICTIONS_PER_CALL)
 /* Flash records loads leave for writebacks and TP programs. */
@@ -142,6 +142,11 @@ void tp_store_write_back_page(tp_store_t *store, uint32_t tp, const uint32_t *en
 
 /* Whether work that may make the scheme evict can start (the writeback reserve is free). */
 bool tp_store_can_evict(const tp_store_t *store);
+
+/* Whether a scheme call the reserve let start may write one more TP back now (map_env_t
+ * eviction_room): it takes at most two frames, and a flash copy it must read waits for a
+ * record on its own (tp_store_start_reads). */
+bool tp_store_eviction_room(const tp_store_t *store);
 
 /* Whether a writeback outside the scheme calls the reserve covers (a flush) may hand over one
  * more TP now: it takes at most two frames and leaves the reserve. */

@@ -13,7 +13,10 @@
  *   write_back_patches call; they become clean and the LRU one leaves.
  *
  * Writebacks per call: lookup and update none; tp_loaded at most one TP for a node it frees
- * plus one per wanted mapping it caches (prefetch never causes one).
+ * plus one per wanted mapping it caches (prefetch never causes one), each only while env
+ * eviction_room allows: past it, tp_loaded caches no wanted mapping that would write a node back
+ * (its waiter misses, waits for room and loads the TP again), nor any when its TP needs a node
+ * that only a writeback would free.
  *
  * Budget: per mapping its LPN, VPN, links, hash link, node and flag, plus buckets (load factor
  * at most about 2.3); nodes (one per 4 mapping slots, since mappings cluster in TPs; when none
@@ -215,6 +218,8 @@ static void tpftl_evict_node(void) {
   }
 }
 
+/* The node of `tp`, cached now if it was not; SCHEME_NIL when that needs a writeback and the
+ * call has no eviction room. */
 static uint32_t tpftl_node_for(uint32_t tp) {
   uint32_t node = scheme_hash_find(&tpftl.node_hash, tp);
   if (node != SCHEME_NIL) {
@@ -222,6 +227,9 @@ static uint32_t tpftl_node_for(uint32_t tp) {
     return node;
   }
   if (tpftl.free_nodes == SCHEME_NIL) {
+    if (tpftl.nodes[tpftl.node_lru.tail].dirty_count > 0 && !scheme_eviction_room(&tpftl.env)) {
+      return SCHEME_NIL;
+    }
     tpftl_evict_node();
   }
   node = tpftl.free_nodes;
@@ -353,6 +361,9 @@ static void tpftl_prefetch(uint32_t node, uint32_t tp_first, const uint32_t *ent
 static void tpftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t *wanted,
                             const map_request_t *const *requests, uint32_t wanted_count) {
   uint32_t node = tpftl_node_for(tp);
+  if (node == SCHEME_NIL) {
+    return;
+  }
   uint32_t tp_first = tp * tpftl.env.entries_per_tp;
   uint32_t tp_end = tp_first + tpftl.env.entries_per_tp;
   if (tp_end > tpftl.env.lpn_count) {
@@ -378,7 +389,11 @@ static void tpftl_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t
     }
   }
   for (uint32_t i = 0; i < wanted_count; i++) {
-    tpftl_insert(node, wanted[i], entries[wanted[i] - tp_first]);
+    if (!tpftl_insert_writes_back(node) ||
+        scheme_hash_find(&tpftl.entry_hash, wanted[i]) != SCHEME_NIL ||
+        scheme_eviction_room(&tpftl.env)) {
+      tpftl_insert(node, wanted[i], entries[wanted[i] - tp_first]);
+    }
   }
   if (tpftl.nodes[node].entry_count == 0) {
     tpftl_release_node(node); /* nothing was wanted: an empty node must not stay cached */

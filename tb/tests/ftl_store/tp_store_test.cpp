@@ -649,6 +649,48 @@ TEST_F(TpStoreWriteBack, FlushStopsWithoutRoomAndGoesOnOnceProgramsFreeFrames) {
   }
 }
 
+// A scheme call that started with the reserve intact writes TPs back while
+// tp_store_eviction_room says two frames are left. A whole page takes one frame; patches to a TP
+// in flash take two (its flash copy being read, the patches merged into it), so the reserve
+// covers TP_STORE_EVICTIONS_PER_CALL writebacks whatever they are; the call may spend it all but
+// never runs out of frames (one frame left is not enough for patches), and once the reads and
+// programs complete every TP holds what was written back.
+TEST_F(TpStoreWriteBack, ASchemeCallWritesBackWhileItsEvictionRoomLasts) {
+  start(64);
+  put_first_in_flash(48);
+  record.unserved_expected = true;  // the loads complete with the reserve spent
+  std::vector<TestWaiter> waiters;
+  waiters.reserve(24);
+  for (uint32_t tp = 24; tp < 48; ++tp) {  // loads take every frame beyond the reserve
+    waiters.push_back(waiter(tp, lpn(tp, 0)));
+    if (tp_store_load(&store, tp, &waiters.back().waiter) == TP_LOAD_STALLED) break;
+  }
+  ASSERT_EQ(store.free_count, TP_STORE_RESERVE_FRAMES);
+  ASSERT_TRUE(tp_store_can_evict(&store));
+  ASSERT_TRUE(tp_store_eviction_room(&store));
+  tp_store_write_back_page(&store, 0, content(0, 9).data());
+  uint32_t written = 1;
+  for (uint32_t tp = 1; tp < 24 && tp_store_eviction_room(&store); ++tp, ++written) {
+    map_patch_t patch[] = {{lpn(tp, 5), 7000 + tp}};
+    tp_store_write_back_patches(&store, tp, patch, 1);
+  }
+  EXPECT_EQ(written, TP_STORE_EVICTIONS_PER_CALL);
+  EXPECT_EQ(store.free_count, 1u);
+  EXPECT_FALSE(tp_store_can_evict(&store)) << "the call spent the reserve";
+  for (uint32_t rounds = 0; !tp_store_idle(&store); ++rounds) {  // merged copies, then programs
+    ASSERT_LT(rounds, 10u);
+    tp_store_pump(&store, true);
+    settle();
+  }
+  EXPECT_TRUE(tp_store_can_evict(&store));
+  EXPECT_EQ(in_flash(0), content(0, 9));
+  for (uint32_t tp = 1; tp < written; ++tp) {
+    std::vector<uint32_t> expected = content(tp, 0);
+    expected[5] = 7000 + tp;
+    EXPECT_EQ(in_flash(tp), expected) << "TP " << tp;
+  }
+}
+
 TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
   start();
   ASSERT_EQ(unit_pages(), 4u);
@@ -928,7 +970,8 @@ struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
     for (auto [tp, lpn_wanted] : retry) load(tp, lpn_wanted);
   }
 
-  // One call of a scheme: up to TP_STORE_EVICTIONS_PER_CALL writebacks. The scheme is not
+  // One call of a scheme: up to TP_STORE_EVICTIONS_PER_CALL writebacks, each while the store
+  // says there is eviction room (a reserve below 8 frames cuts the call short). The scheme is not
   // reentrant: no tp_loaded may run meanwhile (nothing completes inside a writeback).
   void write_back(uint32_t loaded_tp = UINT32_MAX) {
     bool outer = in_scheme_call;
@@ -939,7 +982,7 @@ struct TpStoreRandom : TpStoreTest, ::testing::WithParamInterface<RandomCase> {
   // A scheme evicting from tp_loaded often hands back the TP just loaded (its frame is CLEAN).
   void write_back_tps(uint32_t loaded_tp) {
     uint32_t count = 1u + pick(TP_STORE_EVICTIONS_PER_CALL);
-    for (uint32_t n = 0; n < count; ++n) {
+    for (uint32_t n = 0; n < count && tp_store_eviction_room(&store); ++n) {
       uint32_t tp = loaded_tp != UINT32_MAX && pick(2) == 0 ? loaded_tp : pick(tp_count);
       ++writebacks;
       if (pick(5) == 0) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
@@ -50,7 +51,20 @@ uint32_t cycles() { return 0; }
 
 void fault(const char *message) { g_flash->fault = message; }
 
+// The room of a scheme call (map_env_t eviction_room): g_call_room TPs per call, counted in
+// g_round_tps; unlimited unless a test limits it.
+uint32_t g_call_room = UINT32_MAX;
+std::set<uint32_t> g_round_tps;
+uint64_t g_room_refusals = 0;
+
+bool eviction_room() {
+  bool room = g_round_tps.size() < g_call_room;
+  g_room_refusals += !room;
+  return room;
+}
+
 void write_back_patches(uint32_t tp, const map_patch_t *patches, uint32_t count) {
+  g_round_tps.insert(tp);
   for (uint32_t i = 0; i < count; ++i) {
     EXPECT_EQ(patches[i].lpn / kEntriesPerTp, tp) << "a patch outside its TP";
     g_flash->tps[patches[i].lpn] = patches[i].vpn;
@@ -86,10 +100,24 @@ class Leaftl {
     env_.vpn_count = vpns;
     env_.stripe_pages = 4096;
     env_.fault = fault;
+    env_.eviction_room = eviction_room;
+    g_call_room = UINT32_MAX;
+    g_room_refusals = 0;
     arena_init(&arena_, arena_memory_.data(), static_cast<uint32_t>(arena_memory_.size()), 0);
   }
 
   bool init(uint32_t budget) { return map_scheme_leaftl.init(&env_, &arena_, budget); }
+
+  // Each call of lookup, update and tp_loaded starts with its eviction room intact and must stay
+  // within it (call_done).
+  bool room_limited() const { return g_call_room != UINT32_MAX; }
+  void call_begins() { g_round_tps.clear(); }
+  void call_done(const char *what) {
+    max_call_tps = std::max<uint64_t>(max_call_tps, g_round_tps.size());
+    if (room_limited()) {
+      EXPECT_LE(g_round_tps.size(), g_call_room) << what << " wrote back past its eviction room";
+    }
+  }
 
   // Programs `lpns` at first_vpn.. as one program, then updates each mapping (old page known
   // when `gc`). Returns false on a failed assertion.
@@ -111,7 +139,9 @@ class Leaftl {
   void load(uint32_t tp, uint32_t lpn) {
     ++flash_.tp_loads;
     const map_request_t *request = nullptr;
+    call_begins();
     map_scheme_leaftl.tp_loaded(tp, &flash_.tps[tp * kEntriesPerTp], &lpn, &request, 1);
+    call_done("tp_loaded");
   }
 
   // An update as task_map_update drives it: a MISS loads the TP, a PREDICT reads OOBs until
@@ -121,11 +151,21 @@ class Leaftl {
     int loads = 0;
     for (int asks = 0;; ++asks) {
       ASSERT_LT(asks, 40) << "update of LPN " << lpn << " never completed";
+      call_begins();
       const map_answer_t answer = map_scheme_leaftl.update(lpn, vpn, &value);
+      call_done("update");
       if (answer == MAP_HIT) break;
+      if (answer == MAP_NO_ROOM) {
+        ASSERT_TRUE(room_limited()) << "update of LPN " << lpn << " without room to limit it";
+        ++no_room_answers;
+        value = known_old;
+        continue;
+      }
       if (answer == MAP_MISS) {
-        // The TP's groups stay until their waiters have asked again: one load is enough.
-        ASSERT_LT(loads++, 1) << "update of LPN " << lpn << " misses after its TP came in";
+        // The TP's groups stay until their waiters have asked again: one load is enough, unless
+        // the load found no room to learn them.
+        ASSERT_TRUE(loads++ < 1 || room_limited())
+            << "update of LPN " << lpn << " misses after its TP came in";
         ASSERT_EQ(value, lpn / kEntriesPerTp) << flash_.fault;
         load(value, lpn);
         if (!flash_.fault.empty()) return;  // the scheme stopped the firmware
@@ -148,15 +188,23 @@ class Leaftl {
   // A host lookup verified as the pipeline verifies it; returns the extra reads it took.
   int lookup(uint32_t lpn) {
     uint32_t value = 0;
+    call_begins();
     map_answer_t answer = map_scheme_leaftl.lookup(lpn, nullptr, &value);
-    if (answer == MAP_MISS) {
+    call_done("lookup");
+    for (int loads = 0; answer == MAP_MISS; ++loads) {
       EXPECT_EQ(value, lpn / kEntriesPerTp) << flash_.fault;
       if (value != lpn / kEntriesPerTp) return 0;
+      // Without room to learn its group again the lookup misses again and loads once more.
+      EXPECT_TRUE(loads == 0 || room_limited())
+          << "lookup of LPN " << lpn << " after its TP came in: " << flash_.fault;
+      EXPECT_LT(loads, 40) << "lookup of LPN " << lpn << " never stays";
+      if (loads >= 40 || (loads != 0 && !room_limited())) return 0;
+      reloads += loads != 0;
       load(value, lpn);
       if (!flash_.fault.empty()) return 0;  // the scheme stopped the firmware
+      call_begins();
       answer = map_scheme_leaftl.lookup(lpn, nullptr, &value);
-      EXPECT_NE(answer, MAP_MISS) << "lookup of LPN " << lpn << " after its TP came in: "
-                                  << flash_.fault;
+      call_done("lookup");
     }
     int extra = 0;
     uint32_t first_predicted = value;
@@ -205,6 +253,9 @@ class Leaftl {
   arena_t arena_{};
   uint64_t update_oob_reads = 0;
   uint64_t resolved_known = 0, resolved_later = 0;
+  uint64_t max_call_tps = 0;     // the most TPs one call wrote back
+  uint64_t reloads = 0;          // lookups that loaded their TP again
+  uint64_t no_room_answers = 0;  // MAP_NO_ROOM from update
   int reads_when_later = 0;
 };
 
@@ -385,6 +436,38 @@ TEST(LeaftlScheme, GroupsLeaveASmallBudgetAndComeBackFromTheirTranslationPages) 
   EXPECT_GT(c.misses, 0u);
   EXPECT_GT(c.update_misses, 0u);
   EXPECT_EQ(c.translatable_lpns, 65536u - 256u * h.gauge("leaftl.groups_on_flash"));
+}
+
+// The same with room for one writeback per call (the FTL's reserve guarantees four): no call
+// writes back more, learning that finds no room stops (updates answer MAP_NO_ROOM, groups learned
+// from a TP stay out and their lookups load it again), and every LPN still translates to its
+// last write, the gauges still adding up.
+TEST(LeaftlScheme, EachCallWritesBackWithinItsEvictionRoomAndLosesNothing) {
+  const uint64_t fixed = fixed_bytes(0, 65536, 256);
+  Leaftl h(0, 65536, 1u << 20, 256);
+  ASSERT_TRUE(h.init(static_cast<uint32_t>(fixed) + 12 * 1024));
+  g_call_room = 1;
+  run(h, 21, 300, 8);
+  if (HasFailure()) return;
+  EXPECT_EQ(h.flash_.fault, "");
+  std::printf("room 1: %llu refusals, %llu reloads, %llu MAP_NO_ROOM\n",
+              static_cast<unsigned long long>(g_room_refusals),
+              static_cast<unsigned long long>(h.reloads),
+              static_cast<unsigned long long>(h.no_room_answers));
+  EXPECT_EQ(h.max_call_tps, 1u);
+  EXPECT_GT(g_room_refusals, 0u) << "the room never ran short: nothing was tested";
+  const uint64_t evicted = h.gauge("leaftl.groups_evicted");
+  EXPECT_EQ(h.gauge("leaftl.groups_on_flash"),
+            evicted - h.gauge("leaftl.groups_relearned") - h.gauge("leaftl.groups_partial"));
+  const map_counters_t &c = *map_scheme_leaftl.counters();
+  EXPECT_EQ(c.translatable_lpns, 65536u - 256u * h.gauge("leaftl.groups_on_flash"));
+  // With the room back, a flush learns what is still batched.
+  g_call_room = UINT32_MAX;
+  EXPECT_TRUE(map_scheme_leaftl.flush());
+  for (uint32_t lpn = 0; lpn < 65536; lpn += 97) {
+    h.lookup(lpn);
+    if (HasFailure()) return;
+  }
 }
 
 // index_overhead counts the budget as RQFTL's section 3.4.1 counts LeaFTL: the group records

@@ -44,6 +44,10 @@ void write_back_page(uint32_t tp, const uint32_t *entries) {
   }
 }
 
+// Whether a scheme call may write one more TP back (map_env_t eviction_room).
+bool g_eviction_room = true;
+bool eviction_room() { return g_eviction_room; }
+
 bool page_valid(uint32_t vpn) { return vpn < kVpns && g_world->valid[vpn]; }
 uint32_t cycles() { return g_world->cycles += 7; }
 void fault(const char *message) { FAIL() << message; }
@@ -66,6 +70,8 @@ class Harness {
     env_.page_valid = page_valid;
     env_.cycles = cycles;
     env_.fault = fault;
+    env_.eviction_room = eviction_room;
+    g_eviction_room = true;
     env_.vpn_count = kVpns;
     arena_init(&arena_, arena_memory_.data(), static_cast<uint32_t>(arena_memory_.size()), 0);
     budget_ = budget;
@@ -250,6 +256,40 @@ TEST(LearnedftlScheme, GcMovesReachTheirTpInOneWriteback) {
   for (uint32_t lpn = kEntriesPerTp; lpn < 2 * kEntriesPerTp; lpn += 17) h.lookup(lpn);
   h.relocate_tp(2);
   EXPECT_LE(h.world_.patch_calls, writebacks + 1u) << "TP 1's moves took several writebacks";
+  h.scheme().flush();
+  EXPECT_EQ(h.world_.flash, h.world_.reference);
+}
+
+// A GC move that would write the relocation buffer back (it holds another TP's moves) while the
+// call has no eviction room takes the CMT's miss instead: the buffer stays and answers for its
+// moves, nothing is written back, and the move goes through the buffer once there is room.
+TEST(LearnedftlScheme, AGcMoveWithoutEvictionRoomLeavesTheBufferAndMisses) {
+  Harness h(20 * 1024);
+  ASSERT_TRUE(h.init());
+  for (uint32_t lpn = 0; lpn < kLpns; ++lpn) h.host_write({(lpn * 101u) % kLpns});
+  h.scheme().flush();
+  // LPNs of TPs 1 and 2 that neither the CMT nor a model answers for.
+  auto uncached_in = [&](uint32_t tp) {
+    for (uint32_t lpn = tp * kEntriesPerTp; lpn < (tp + 1) * kEntriesPerTp; ++lpn) {
+      uint32_t value;
+      if (h.scheme().lookup(lpn, nullptr, &value) == MAP_MISS) return lpn;
+    }
+    ADD_FAILURE() << "every LPN of TP " << tp << " is cached";
+    return tp * kEntriesPerTp;
+  };
+  const uint32_t first = uncached_in(1), second = uncached_in(2);
+  const uint64_t loads = h.loads;
+  h.update(first, h.next_vpn_++, true);  // into the buffer
+  const uint64_t writebacks = h.world_.patch_calls;
+  g_eviction_room = false;
+  uint32_t value = h.world_.reference[second];
+  EXPECT_EQ(h.scheme().update(second, h.next_vpn_, &value), MAP_MISS);
+  EXPECT_EQ(h.world_.patch_calls, writebacks) << "the buffer was written back without room";
+  h.lookup(first);  // the buffer still answers for it
+  g_eviction_room = true;
+  h.update(second, h.next_vpn_++, true);
+  EXPECT_EQ(h.world_.patch_calls, writebacks + 1u) << "TP 1's buffered move did not leave";
+  EXPECT_EQ(h.loads, loads) << "GC moves loaded a TP";
   h.scheme().flush();
   EXPECT_EQ(h.world_.flash, h.world_.reference);
 }

@@ -45,6 +45,18 @@ std::set<uint32_t> g_round_tps;
 
 bool write_back_room() { return g_round_tps.size() < g_room_tps; }
 
+// The room a call of lookup, update or tp_loaded sees (map_env_t eviction_room): g_call_room TPs
+// per call, counted in g_round_tps as well.
+uint32_t g_call_room = UINT32_MAX;
+
+uint64_t g_room_refusals = 0;
+
+bool eviction_room() {
+  bool room = g_round_tps.size() < g_call_room;
+  g_room_refusals += !room;
+  return room;
+}
+
 void write_back_patches(uint32_t tp, const map_patch_t *patches, uint32_t count) {
   TpStoreModel &store = *g_store;
   g_round_tps.insert(tp);
@@ -147,7 +159,10 @@ class Harness {
     env_.write_back_patches = write_back_patches;
     env_.write_back_page = write_back_page;
     env_.write_back_room = write_back_room;
+    env_.eviction_room = eviction_room;
     g_room_tps = UINT32_MAX;
+    g_call_room = UINT32_MAX;
+    g_room_refusals = 0;
     env_.fault = [](const char *message) {
       std::fprintf(stderr, "scheme fault: %s\n", message);
       std::abort();
@@ -161,6 +176,22 @@ class Harness {
 
   uint32_t tp_of(uint32_t lpn) const { return lpn / config_.entries_per_tp; }
 
+  // With eviction room limited (limit_call_room), every scheme call starts with its room
+  // intact, as the FTL starts it with the TP store's reserve intact, and must stay within it.
+  void limit_call_room(uint32_t tps) {
+    g_call_room = tps;
+    g_room_tps = tps;  // a transfer inside a call asks write_back_room: no more than that
+  }
+  bool room_limited() const { return g_call_room != UINT32_MAX; }
+  void begin_call() {
+    if (room_limited()) g_round_tps.clear();
+  }
+  void end_call(const char *what) {
+    if (!room_limited()) return;
+    max_call_tps = std::max<uint64_t>(max_call_tps, g_round_tps.size());
+    ASSERT_LE(g_round_tps.size(), g_call_room) << what << " wrote back past its eviction room";
+  }
+
   void load(uint32_t tp, uint32_t lpn, const map_request_t *request) {
     std::vector<uint32_t> entries(config_.entries_per_tp, VPN_UNMAPPED);
     for (uint32_t i = 0; i < config_.entries_per_tp; i++) {
@@ -168,34 +199,60 @@ class Harness {
       if (l < config_.lpn_count) entries[i] = store_.flash[l];
     }
     const map_request_t *requests[1] = {request};
+    begin_call();
     scheme_->tp_loaded(tp, entries.data(), &lpn, requests, 1);
+    end_call("tp_loaded");
     loads++;
   }
 
-  // Looks lpn up as the pipeline would: on a miss, load the TP and ask again.
+  // Looks lpn up as the pipeline would: on a miss, load the TP and ask again. A scheme whose
+  // tp_loaded ran out of eviction room may miss again: the waiter loads the TP once more, with
+  // its room intact.
   void lookup(uint32_t lpn, const map_request_t *request = nullptr) {
     uint32_t value = 0;
+    begin_call();
     map_answer_t answer = scheme_->lookup(lpn, request, &value);
-    if (answer == MAP_MISS) {
+    end_call("lookup");
+    for (uint32_t loads_for_it = 0; answer == MAP_MISS; ++loads_for_it) {
       ASSERT_EQ(value, tp_of(lpn)) << "lpn " << lpn;
+      ASSERT_TRUE(loads_for_it == 0 || room_limited())
+          << "lpn " << lpn << " missed right after its TP was loaded";
+      ASSERT_LT(loads_for_it, 100u) << "lpn " << lpn << " never stays cached";
+      reloads += loads_for_it != 0;
+      if (::testing::Test::HasFatalFailure()) return;
       load(value, lpn, request);
+      if (::testing::Test::HasFatalFailure()) return;
+      begin_call();
       answer = scheme_->lookup(lpn, request, &value);
-      ASSERT_EQ(answer, MAP_HIT) << "lpn " << lpn << " missed right after its TP was loaded";
+      end_call("lookup");
     }
     ASSERT_EQ(answer, MAP_HIT);
     ASSERT_EQ(value, reference_[lpn]) << "lookup of lpn " << lpn;
   }
 
-  // A host write: the page it replaces is unknown to the caller.
+  // A host write: the page it replaces is unknown to the caller. MAP_NO_ROOM: asked again once
+  // the room is back.
   void update(uint32_t lpn, uint32_t vpn) {
-    uint32_t value = MAP_OLD_UNKNOWN;
-    map_answer_t answer = scheme_->update(lpn, vpn, &value);
-    if (answer == MAP_MISS) {
-      ASSERT_EQ(value, tp_of(lpn)) << "lpn " << lpn;
-      load(value, lpn, nullptr);
+    map_answer_t answer;
+    uint32_t value;
+    for (uint32_t asks = 0;; ++asks) {
+      ASSERT_LT(asks, 100u) << "update of lpn " << lpn << " never finds room";
       value = MAP_OLD_UNKNOWN;
+      begin_call();
       answer = scheme_->update(lpn, vpn, &value);
-      ASSERT_EQ(answer, MAP_HIT) << "update of lpn " << lpn << " missed after its TP loaded";
+      end_call("update");
+      if (::testing::Test::HasFatalFailure()) return;
+      if (answer == MAP_NO_ROOM) {
+        ASSERT_TRUE(room_limited()) << "update of lpn " << lpn << " without room to limit it";
+        no_room_answers++;
+        continue;
+      }
+      if (answer != MAP_MISS) break;
+      ASSERT_EQ(value, tp_of(lpn)) << "lpn " << lpn;
+      ASSERT_TRUE(asks == 0 || room_limited())
+          << "update of lpn " << lpn << " missed after its TP loaded";
+      load(value, lpn, nullptr);
+      if (::testing::Test::HasFatalFailure()) return;
     }
     ASSERT_EQ(answer, MAP_HIT);
     ASSERT_EQ(value, reference_[lpn]) << "replaced VPN of lpn " << lpn;
@@ -224,12 +281,23 @@ class Harness {
       if (l < config_.lpn_count) entries[i] = store_.flash[l];
     }
     std::vector<const map_request_t *> requests(waiting.size(), request);
+    begin_call();
     scheme_->tp_loaded(tp, entries.data(), waiting.data(), requests.data(),
                        static_cast<uint32_t>(waiting.size()));
+    end_call("tp_loaded");
     loads++;
     for (uint32_t lpn : waiting) {
       uint32_t value = 0;
-      ASSERT_EQ(scheme_->lookup(lpn, request, &value), MAP_HIT) << "waiter lpn " << lpn;
+      begin_call();
+      map_answer_t answer = scheme_->lookup(lpn, request, &value);
+      end_call("lookup");
+      if (answer == MAP_MISS && room_limited()) {
+        waiters_left++;  // tp_loaded ran out of room before its mapping: it loads again
+        lookup(lpn, request);
+        if (::testing::Test::HasFatalFailure()) return;
+        continue;
+      }
+      ASSERT_EQ(answer, MAP_HIT) << "waiter lpn " << lpn;
       ASSERT_EQ(value, reference_[lpn]) << "waiter lpn " << lpn;
     }
   }
@@ -294,6 +362,11 @@ class Harness {
   uint64_t loads = 0;
   uint64_t flush_calls = 0;  // flush calls that stopped for room
   uint64_t flush_tps = 0;    // TPs the flush calls wrote back
+  // With eviction room limited: the most TPs one call wrote back, and how the schemes made do.
+  uint64_t max_call_tps = 0;
+  uint64_t reloads = 0;          // lookups that loaded their TP again
+  uint64_t waiters_left = 0;     // coalesced waiters a tp_loaded did not serve
+  uint64_t no_room_answers = 0;  // MAP_NO_ROOM from update
 };
 
 // A long randomised mix: hot-set and uniform single-page operations, sequential multi-page
@@ -423,6 +496,140 @@ INSTANTIATE_TEST_SUITE_P(
                       Config{"rqftl", false, 1024, 65536, 65536, 0, 24576, 12, 3},
                       Config{"rqftl", false, 128, 50000, 32768, 0, 0, 3, 20}),
     config_name);
+
+// Eviction room limited to one or two TPs per call (the FTL's reserve guarantees four): every
+// call of lookup, update and tp_loaded writes back no more, the schemes make do (waiters load
+// their TP again, updates answer MAP_NO_ROOM and are asked again) and every answer still
+// matches the reference, the flush's result included.
+struct RoomConfig {
+  Config config;
+  uint32_t room;
+};
+
+class MapEvictionRoom : public ::testing::TestWithParam<RoomConfig> {};
+
+TEST_P(MapEvictionRoom, EveryCallStaysWithinItsRoomAndLosesNothing) {
+  const RoomConfig &param = GetParam();
+  Harness h(param.config);
+  ASSERT_TRUE(h.init());
+  h.limit_call_room(param.room);
+  run_mix(h, 4242u, 30000u);
+  if (HasFatalFailure()) return;
+  std::printf("%s room %u: %llu refusals, most TPs in a call %llu, %llu reloads, %llu waiters "
+              "left, %llu MAP_NO_ROOM\n",
+              param.config.scheme, param.room, static_cast<unsigned long long>(g_room_refusals),
+              static_cast<unsigned long long>(h.max_call_tps),
+              static_cast<unsigned long long>(h.reloads),
+              static_cast<unsigned long long>(h.waiters_left),
+              static_cast<unsigned long long>(h.no_room_answers));
+  EXPECT_GT(g_room_refusals, 0u) << "the room never ran short: nothing was tested";
+  EXPECT_EQ(h.max_call_tps, param.room);
+  h.limit_call_room(UINT32_MAX);
+  h.flush_and_check();
+  if (HasFatalFailure()) return;
+  for (uint32_t lpn = 0; lpn < param.config.lpn_count; lpn += 5) {
+    h.lookup(lpn);
+    if (HasFatalFailure()) return;
+  }
+}
+
+std::string room_config_name(const ::testing::TestParamInfo<RoomConfig> &info) {
+  const Config &c = info.param.config;
+  return std::string(c.scheme) + (c.whole_tp ? "_whole_tp" : "") + "_E" +
+         std::to_string(c.entries_per_tp) + "_B" + std::to_string(c.budget) +
+         (c.rqftl_stc_bytes != 0 ? "_S" + std::to_string(c.rqftl_stc_bytes) : "") + "_room" +
+         std::to_string(info.param.room);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schemes, MapEvictionRoom,
+    ::testing::Values(RoomConfig{Config{"dftl", false, 128, 50000, 4096, 0}, 1},
+                      RoomConfig{Config{"dftl", false, 128, 50000, 4096, 0}, 2},
+                      RoomConfig{Config{"dftl", false, 1024, 65536, 16384, 0}, 1},
+                      RoomConfig{Config{"tpftl", false, 128, 50000, 4096, 16}, 1},
+                      RoomConfig{Config{"tpftl", false, 1024, 65536, 16384, 64}, 2},
+                      RoomConfig{Config{"sftl", false, 128, 50000, 4096, 0}, 1},
+                      RoomConfig{Config{"sftl", false, 1024, 65536, 24576, 0}, 1},
+                      RoomConfig{Config{"rqftl", false, 1024, 65536, 65536, 0, 24576, 12}, 1},
+                      RoomConfig{Config{"rqftl", false, 128, 50000, 32768, 0, 0, 3}, 1}),
+    room_config_name);
+
+// The failing case of the FTL runtime's random run: a TP load with 12 waiters while the 12 LRU
+// mappings are dirty, each of another TP. With room for 4 writebacks the load caches 4 wanted
+// mappings and writes 4 TPs back; the other waiters miss and load the TP again, 4 at a time.
+TEST(MapEvictionRoom, DftlLoadCachesOnlyTheWantedMappingsItsRoomCovers) {
+  const uint32_t entries = 128;
+  Harness h(Config{"dftl", false, entries, 50000, 4096, 0});
+  ASSERT_TRUE(h.init());
+  for (uint32_t tp = 0; tp < 300; ++tp) {  // far more TPs than the cache holds mappings
+    h.update(tp * entries, 1000u + tp);
+    if (HasFatalFailure()) return;
+  }
+  const uint32_t tp = 350;
+  std::vector<uint32_t> waiting;
+  for (uint32_t i = 0; i < 12; ++i) {
+    uint32_t lpn = tp * entries + i;
+    h.store_.flash[lpn] = h.reference_[lpn] = 5000u + i;
+    waiting.push_back(lpn);
+  }
+  h.limit_call_room(4);
+  std::vector<const map_request_t *> requests(waiting.size(), nullptr);
+  for (uint32_t served = 0; served < waiting.size(); served += 4) {
+    std::vector<uint32_t> entries_of_tp(h.store_.flash.begin() + tp * entries,
+                                        h.store_.flash.begin() + (tp + 1) * entries);
+    h.begin_call();
+    h.scheme_->tp_loaded(tp, entries_of_tp.data(), waiting.data() + served, requests.data(),
+                         static_cast<uint32_t>(waiting.size() - served));
+    EXPECT_EQ(g_round_tps.size(), 4u) << "waiters from " << served;
+    for (uint32_t i = served; i < waiting.size(); ++i) {
+      uint32_t value = 0;
+      map_answer_t answer = h.scheme_->lookup(waiting[i], nullptr, &value);
+      EXPECT_EQ(answer, i < served + 4 ? MAP_HIT : MAP_MISS) << "waiter " << i;
+      if (answer == MAP_HIT) {
+        EXPECT_EQ(value, h.reference_[waiting[i]]) << "waiter " << i;
+      }
+    }
+  }
+  h.limit_call_room(UINT32_MAX);
+  h.flush_and_check();
+}
+
+// SFTL: an update whose full dirty buffer must be merged while the pool has room only for what
+// dirty TPs would free, and the call has no room to write one back, changes nothing and answers
+// MAP_NO_ROOM; asked again with room, it merges.
+TEST(MapEvictionRoom, SftlUpdateThatCannotMergeAnswersNoRoomAndChangesNothing) {
+  const uint32_t entries = 128;
+  Harness h(Config{"sftl", false, entries, 50000, 4096, 0});
+  ASSERT_TRUE(h.init());
+  for (uint32_t tp = 0; tp < 200; ++tp) {  // every cached TP dirty, more TPs than slots
+    h.update(tp * entries, 100000u + tp);
+    if (HasFatalFailure()) return;
+  }
+  uint32_t no_room = 0, vpn = 200000;
+  for (uint32_t i = 0; i < 4000 && no_room < 3; ++i, vpn += 2) {  // scattered: many runs
+    const uint32_t lpn = (190 + i % 10) * entries + (i * 37) % entries;
+    h.limit_call_room(0);
+    uint32_t value = MAP_OLD_UNKNOWN;
+    h.begin_call();
+    map_answer_t answer = h.scheme_->update(lpn, vpn, &value);
+    h.end_call("update");
+    if (HasFatalFailure()) return;
+    h.limit_call_room(UINT32_MAX);
+    if (answer == MAP_MISS) continue;  // not cached: no load without room
+    if (answer == MAP_NO_ROOM) {
+      ++no_room;
+      h.lookup(lpn);  // still the old mapping
+      if (HasFatalFailure()) return;
+      value = MAP_OLD_UNKNOWN;
+      answer = h.scheme_->update(lpn, vpn, &value);
+    }
+    ASSERT_EQ(answer, MAP_HIT) << "lpn " << lpn;
+    ASSERT_EQ(value, h.reference_[lpn]) << "lpn " << lpn;
+    h.reference_[lpn] = vpn;
+  }
+  EXPECT_GT(no_room, 0u) << "no merge ran short of room: nothing was tested";
+  h.flush_and_check();
+}
 
 TEST(MapBudget, IdealNeedsTheWholeTable) {
   Config config{"ideal", false, 1024, 10000, 10000 * 4 - 1, 0};
