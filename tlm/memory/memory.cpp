@@ -105,6 +105,12 @@ unsigned Memory::transport_dbg(tlm::tlm_generic_payload& trans) {
   return length;
 }
 
+bool Memory::peek(uint64_t offset, void* data, size_t length) const {
+  if (offset >= size_ || size_ - offset < length) return false;
+  std::memcpy(data, storage_ + offset, length);
+  return true;
+}
+
 bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
   if (trans.get_address() >= size_) {
     // No grant: tell the initiator that the whole address space beyond us is not ours to give.

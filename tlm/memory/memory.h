@@ -5,6 +5,7 @@
 // contiguous pointer. Every access costs a fixed read or write latency.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include <systemc>
@@ -35,6 +36,9 @@ class Memory : public sc_core::sc_module {
   uint64_t resident_bytes() const;
   uint64_t bus_reads() const { return bus_reads_; }
   uint64_t bus_writes() const { return bus_writes_; }
+  // The bytes a debug read at `offset` returns, copied without a payload: false when they do
+  // not all lie inside.
+  bool peek(uint64_t offset, void* data, size_t length) const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
