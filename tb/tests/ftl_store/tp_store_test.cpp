@@ -735,14 +735,23 @@ TEST_F(TpStoreProgram, WholeTranslationWordlinesOnlyUnlessForced) {
 TEST_F(TpStoreProgram, ProgramFramesSizeThePoolAndFewerThanAWordlineStillSettleEveryTp) {
   // ftl.tp_program_frames 1 where a wordline is 4 pages: the pool is 1 + the reserve + the load
   // frames, and more dirty TPs than it holds still reach flash (padded programs when short).
+  // Like a scheme, the test writes back only while the store has eviction room, and lets
+  // programs complete when it has none.
   program_frames = 1;
   start();
   ASSERT_EQ(unit_pages(), 4u);
   EXPECT_EQ(store.frame_count, 1u + TP_STORE_RESERVE_FRAMES + kLoadFrames);
   uint32_t tps = store.frame_count + 5u;
+  uint32_t waits = 0;
   for (uint32_t tp = 0; tp < tps; ++tp) {
+    while (!tp_store_eviction_room(&store)) {
+      ASSERT_LT(++waits, 100u) << "short of frames, the store must pad a program";
+      tp_store_pump(&store, false);
+      settle();
+    }
     tp_store_write_back_page(&store, tp, content(tp, 7).data());
   }
+  EXPECT_GT(waits, 0u) << "more TPs than frames: the room must run short";
   tp_store_pump(&store, true);
   settle();
   EXPECT_TRUE(tp_store_idle(&store));
