@@ -1009,10 +1009,13 @@ TEST(FtlWearLevelling, StaticWearLevellingBoundsTheSpread) {
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   const nlohmann::json& erase = run.stats["ftl"]["run"]["erase_count"];
   EXPECT_GT(run.stats["ftl"]["run"]["wl_migrations"].get<uint64_t>(), 0u);
-  // A migration starts once the spread passes the threshold, and waits while fewer than two
-  // stripes' worth of groups are free: GC's erases of hot groups may land meanwhile. Where
-  // that happens follows the interleaving of GC and host writes (firmware cycles, seed): over
-  // seeds 3 to 5 and two firmware builds the spread ends at 6 to 9.
+  // The translation stream holds its stripe open for seconds (TP writebacks fill 64 pages),
+  // where host and GC stripes fill in milliseconds, and static WL cannot take an open stripe:
+  // the groups it opened with, typical ones from a pool at its floor, fall behind while the
+  // hot groups gain 2 to 4 erases, until it fills and is the first stripe WL moves. Most of
+  // the time the spread is past kSpread + 1, the least-worn groups are there; the migration
+  // waiting for two stripes' worth of free groups accounts for little. Over seeds 3 to 10 the
+  // spread ends at 6 to 9.
   EXPECT_LE(erase["max"].get<uint64_t>() - erase["min"].get<uint64_t>(), kSpread + 3);
 }
 
