@@ -457,7 +457,9 @@ TEST_P(MapRandomised, EveryAnswerMatchesTheReference) {
   EXPECT_GT(c.dirty_evictions, 0u);
   h.flush_and_check();
   if (HasFatalFailure()) return;
-  if (h.flush_tps > 1) EXPECT_GT(h.flush_calls, 0u) << "the flush never stopped for room";
+  if (h.flush_tps > 1) {
+    EXPECT_GT(h.flush_calls, 0u) << "the flush never stopped for room";
+  }
   // Lookups after the flush still answer the reference, from cache or reloaded TPs.
   for (uint32_t lpn = 0; lpn < config.lpn_count; lpn += 7) {
     h.lookup(lpn);
