@@ -11,6 +11,7 @@ const char* rule_name(Rule rule) {
     case Rule::kWordlinesInOrder: return "wordlines in order within a block";
     case Rule::kFullSequence: return "a full-sequence program writes every page of its wordline";
     case Rule::kEraseBeforeReuse: return "erase before reuse";
+    case Rule::kEraseCompleted: return "program only blocks whose erase completed";
   }
   return "unknown rule";
 }
@@ -47,7 +48,14 @@ void check_within_geometry(const Geometry& geometry, uint64_t ppn, uint32_t plan
 }
 
 std::optional<Violation> program_violation(const Geometry& geometry, uint32_t ppn,
-                                           uint32_t next_page) {
+                                           uint32_t next_page, bool erase_interrupted) {
+  if (erase_interrupted) {
+    return Violation{Rule::kEraseCompleted, geometry.describe(ppn),
+                     fmt::format("a power loss interrupted the erase of block {}: its pages are "
+                                 "neither erased nor readable; it must be erased again before "
+                                 "a program",
+                                 geometry.address(ppn).block)};
+  }
   const uint32_t page = geometry.page_in_block(ppn);
   const uint32_t bits = geometry.bits_per_cell();
   if (geometry.page_type(page) != NAND_PAGE_LSB) {
@@ -80,8 +88,10 @@ std::optional<Violation> program_violation(const Geometry& geometry, uint32_t pp
   return std::nullopt;
 }
 
-void check_program_target(const Geometry& geometry, uint32_t ppn, uint32_t next_page) {
-  if (const std::optional<Violation> violation = program_violation(geometry, ppn, next_page)) {
+void check_program_target(const Geometry& geometry, uint32_t ppn, uint32_t next_page,
+                          bool erase_interrupted) {
+  if (const std::optional<Violation> violation =
+          program_violation(geometry, ppn, next_page, erase_interrupted)) {
     throw RuleViolation(*violation);
   }
 }

@@ -17,6 +17,7 @@ enum class Rule {
   kWordlinesInOrder,     // the wordlines of a block are programmed in order, none skipped
   kFullSequence,         // a program writes every page of its wordline, starting at its LSB page
   kEraseBeforeReuse,     // a block whose every wordline is programmed is erased before reuse
+  kEraseCompleted,       // a block whose erase a power loss interrupted is erased again first
 };
 
 // "program only erased pages", ...
@@ -47,9 +48,11 @@ std::optional<Violation> geometry_violation(const Geometry& geometry, uint64_t p
                                             uint32_t plane_count);
 void check_within_geometry(const Geometry& geometry, uint64_t ppn, uint32_t plane_count);
 // A program of the wordline starting at `ppn`, in a block whose next unprogrammed page is
-// `next_page` (pages are programmed a whole wordline at a time, in order).
+// `next_page` (pages are programmed a whole wordline at a time, in order) and whose last erase
+// a power loss interrupted when `erase_interrupted`.
 std::optional<Violation> program_violation(const Geometry& geometry, uint32_t ppn,
-                                           uint32_t next_page);
-void check_program_target(const Geometry& geometry, uint32_t ppn, uint32_t next_page);
+                                           uint32_t next_page, bool erase_interrupted);
+void check_program_target(const Geometry& geometry, uint32_t ppn, uint32_t next_page,
+                          bool erase_interrupted);
 
 }  // namespace ssdvp::nand
