@@ -105,10 +105,9 @@ unsigned Memory::transport_dbg(tlm::tlm_generic_payload& trans) {
   return length;
 }
 
-bool Memory::peek(uint64_t offset, void* data, size_t length) const {
-  if (offset >= size_ || size_ - offset < length) return false;
-  std::memcpy(data, storage_ + offset, length);
-  return true;
+const uint8_t* Memory::host_bytes(uint64_t offset, size_t length) const {
+  if (offset >= size_ || size_ - offset < length) return nullptr;
+  return storage_ + offset;
 }
 
 bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {

@@ -36,9 +36,10 @@ class Memory : public sc_core::sc_module {
   uint64_t resident_bytes() const;
   uint64_t bus_reads() const { return bus_reads_; }
   uint64_t bus_writes() const { return bus_writes_; }
-  // The bytes a debug read at `offset` returns, copied without a payload: false when they do
-  // not all lie inside.
-  bool peek(uint64_t offset, void* data, size_t length) const;
+  // The host bytes a debug read of `length` bytes at `offset` returns, for readers without a
+  // payload; they stay where they are for the memory's lifetime. nullptr when they do not all lie
+  // inside.
+  const uint8_t* host_bytes(uint64_t offset, size_t length) const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

@@ -239,14 +239,18 @@ std::optional<std::string> FtlMetrics::read(const DebugRead& debug_read,
   return std::nullopt;
 }
 
-void FtlMetrics::phase_begin(const std::string& name, const Snapshot& snapshot) {
+void FtlMetrics::phase_begin(const std::string& name, const Snapshot& snapshot,
+                             const HostBytes& host_bytes) {
   Phase phase;
   phase.name = name;
   phase.begin = snapshot;
   for (size_t i = 0; i < snapshot.metrics.size(); ++i) {
-    if (bucketed(snapshot.metrics[i].kind)) continue;
+    const Metric& metric = snapshot.metrics[i];
+    if (bucketed(metric.kind)) continue;
     phase.scalars.push_back(i);
-    phase.columns.push_back(snapshot.metrics[i].name);
+    // Found once: looking each value up on every sample was most of a sample's cost.
+    phase.scalar_bytes.push_back(host_bytes(metric.address, metric.value_bytes));
+    phase.columns.push_back(metric.name);
   }
   phase.begin_values = scalar_values(phase, snapshot);
   phase.last_values = phase.begin_values;
@@ -287,10 +291,18 @@ std::optional<std::string> FtlMetrics::read_sample(const DebugRead& debug_read,
                                                    std::vector<uint64_t>& values) const {
   values.clear();
   if (!open_) return std::nullopt;
-  for (size_t index : open_->scalars) {
-    const Metric& metric = open_->begin.metrics[index];
+  for (size_t j = 0; j < open_->scalars.size(); ++j) {
+    const Metric& metric = open_->begin.metrics[open_->scalars[j]];
     uint64_t value = 0;  // little endian, like the controller
-    if (!debug_read(metric.address, &value, metric.value_bytes)) {
+    if (const uint8_t* bytes = open_->scalar_bytes[j]) {
+      if (metric.value_bytes == 8) {
+        std::memcpy(&value, bytes, 8);
+      } else {
+        uint32_t word = 0;
+        std::memcpy(&word, bytes, 4);
+        value = word;
+      }
+    } else if (!debug_read(metric.address, &value, metric.value_bytes)) {
       return fmt::format("fw_stats at {:#010x}: metric '{}': its value at {:#010x} lies outside "
                          "the memories",
                          address_, metric.name, metric.address);

@@ -93,6 +93,9 @@ class FtlMetrics {
 
   // Copies `bytes` from firmware memory at `address`; false when they are not all there.
   using DebugRead = std::function<bool(uint32_t address, void* data, size_t bytes)>;
+  // The host bytes behind `bytes` of firmware memory at `address` when they are plain memory
+  // that a debug read copies from; nullptr for anything else (DebugRead reads that).
+  using HostBytes = std::function<const uint8_t*(uint32_t address, size_t bytes)>;
 
   // `address`: where the firmware keeps the block (its `fw_stats` symbol).
   explicit FtlMetrics(uint32_t address) : address_(address) {}
@@ -103,9 +106,12 @@ class FtlMetrics {
   // Returns why it is not a statistics block this platform understands, or nullopt.
   std::optional<std::string> read(const DebugRead& debug_read, Snapshot& snapshot) const;
 
-  void phase_begin(const std::string& name, const Snapshot& snapshot);
+  // `host_bytes` finds the phase's counters and gauges in host memory once, for its samples.
+  void phase_begin(const std::string& name, const Snapshot& snapshot,
+                   const HostBytes& host_bytes);
   // The open phase's counters and gauges now, read from the variables the table named when it
-  // began (the table is filled at boot): cheaper than a snapshot, for the time series.
+  // began (the table is filled at boot): cheaper than a snapshot, for the time series. Those
+  // phase_begin found in host memory are read there, the others through `debug_read`.
   std::optional<std::string> read_sample(const DebugRead& debug_read,
                                          std::vector<uint64_t>& values) const;
   // A sample of the open phase at `time_ps` (ignored without one).
@@ -132,6 +138,7 @@ class FtlMetrics {
     std::string name;
     Snapshot begin;
     std::vector<size_t> scalars;         // begin.metrics indices of the counters and gauges
+    std::vector<const uint8_t*> scalar_bytes;  // their values in host memory, or nullptr
     std::vector<uint64_t> begin_values;  // their values when the phase began
     std::vector<uint64_t> last_values;   // and at the last sample
     std::vector<RatioTerms> ratio_terms; // the ratios whose inputs the firmware has

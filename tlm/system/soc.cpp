@@ -477,17 +477,23 @@ void Soc::write_boot_config() {
                "boot-config block");
 }
 
+const uint8_t* Soc::memory_bytes(uint32_t address, size_t bytes) const {
+  const Memory* memories[] = {&sram_, dram_.get(), &rom_};
+  const uint32_t bases[] = {MM_SRAM_BASE, MM_DRAM_BASE, MM_ROM_BASE};
+  for (size_t i = 0; i < std::size(memories); ++i) {
+    if (memories[i] == nullptr || address < bases[i]) continue;
+    if (const uint8_t* host = memories[i]->host_bytes(address - bases[i], bytes)) return host;
+  }
+  return nullptr;
+}
+
 FtlMetrics::DebugRead Soc::debug_reader() const {
   return [this](uint32_t address, void* data, size_t bytes) {
-    // From the memories' bytes directly: a time-series sample reads every metric, and a payload
-    // (which allocates its extension array) and the router per value cost many times the copy.
-    const Memory* memories[] = {&sram_, dram_.get(), &rom_};
-    const uint32_t bases[] = {MM_SRAM_BASE, MM_DRAM_BASE, MM_ROM_BASE};
-    for (size_t i = 0; i < std::size(memories); ++i) {
-      if (memories[i] != nullptr && address >= bases[i] &&
-          memories[i]->peek(address - bases[i], data, bytes)) {
-        return true;
-      }
+    // From the memories' bytes directly: a snapshot reads every metric, and a payload (which
+    // allocates its extension array) and the router per value cost many times the copy.
+    if (const uint8_t* host = memory_bytes(address, bytes)) {
+      std::memcpy(data, host, bytes);
+      return true;
     }
     tlm::tlm_generic_payload trans;
     trans.set_command(tlm::TLM_READ_COMMAND);
@@ -543,7 +549,9 @@ void Soc::ftl_phase_boundary(const std::string& phase, bool ended) {
     ftl_metrics_->phase_end(snapshot, true);
     ftl_sample_event_.cancel();
   } else {
-    ftl_metrics_->phase_begin(phase, snapshot);
+    ftl_metrics_->phase_begin(phase, snapshot, [this](uint32_t address, size_t bytes) {
+      return memory_bytes(address, bytes);
+    });
     if (config_.host.stats_interval_ps != 0) {
       ftl_sample_event_.cancel();
       ftl_sample_event_.notify(from_ps(config_.host.stats_interval_ps));

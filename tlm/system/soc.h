@@ -130,6 +130,9 @@ class Soc : public sc_core::sc_module, private HartObserver {
   // what is wrong with the block, or nullopt.
   std::optional<std::string> ftl_snapshot(FtlMetrics::Snapshot& snapshot, bool with_wear) const;
   void ftl_phase_boundary(const std::string& phase, bool ended);
+  // The host bytes behind firmware memory in the ROM, the SRAM or the DRAM (all `bytes` in one of
+  // them), or nullptr: what the debug reader copies without the router.
+  const uint8_t* memory_bytes(uint32_t address, size_t bytes) const;
   void sample_ftl();  // the time-series sampler (SC_METHOD)
   void apply_profile();
   std::vector<uint64_t> merged_profile_counters() const;

@@ -338,6 +338,14 @@ class FirmwareMemory {
     };
   }
 
+  // The bytes in place, as the SoC finds its memories' (or none, as for registers).
+  FtlMetrics::HostBytes host_bytes(bool in_place = true) {
+    return [this, in_place](uint32_t address, size_t bytes) -> const uint8_t* {
+      if (!in_place || address < kBase || address - kBase + bytes > bytes_.size()) return nullptr;
+      return at(address);
+    };
+  }
+
   // A snapshot at `time_ns`, or the problem text as a test failure.
   FtlMetrics::Snapshot snapshot(const FtlMetrics& metrics, uint64_t time_ns = 0) {
     FtlMetrics::Snapshot snapshot;
@@ -472,9 +480,9 @@ TEST(FtlMetricsPhases, OnePerPhaseWithItsSeriesAndTheRegionsOnce) {
   memory.set("host_write_pages", 10);
   memory.set("pages_programmed.host", 10);
   const FtlMetrics::Snapshot b = memory.snapshot(metrics, 1000);
-  metrics.phase_begin("precondition", a);
+  metrics.phase_begin("precondition", a, memory.host_bytes());
   metrics.phase_end(b, true);
-  metrics.phase_begin("measure", b);
+  metrics.phase_begin("measure", b, memory.host_bytes());
   memory.set("host_write_pages", 20);
   memory.set("pages_programmed.host", 20);
   memory.set("pages_programmed.gc", 10);
@@ -513,6 +521,28 @@ TEST(FtlMetricsPhases, OnePerPhaseWithItsSeriesAndTheRegionsOnce) {
   EXPECT_EQ(out["memory"]["regions"][1]["name"], "write_buffer");
   EXPECT_EQ(out["memory"]["regions"][1]["location"], "dram");
   EXPECT_EQ(out["memory"]["sram"]["used_bytes"], 64u);
+}
+
+TEST(FtlMetricsPhases, SamplesReadValuesInPlaceOrByDebugReadAlike) {
+  FirmwareMemory memory;
+  memory.add_metric("host_write_pages", FW_METRIC_COUNTER);
+  memory.add_metric("map.cached", FW_METRIC_GAUGE);
+  memory.block().metrics[1].value_bytes = 4;
+  FtlMetrics in_place(FirmwareMemory::kBlock);
+  FtlMetrics by_debug_read(FirmwareMemory::kBlock);
+  const FtlMetrics::Snapshot begin = memory.snapshot(in_place);
+  in_place.phase_begin("measure", begin, memory.host_bytes());
+  by_debug_read.phase_begin("measure", begin, memory.host_bytes(false));
+  memory.set("host_write_pages", 7);
+  memory.set("map.cached", 0xFFFFFFFF00000005u);  // the high word is not the 4-byte gauge's
+  // Values found in place at the phase's start need no debug read.
+  const FtlMetrics::DebugRead unreadable = [](uint32_t, void*, size_t) { return false; };
+  std::vector<uint64_t> found;
+  std::vector<uint64_t> read;
+  ASSERT_FALSE(in_place.read_sample(unreadable, found));
+  ASSERT_FALSE(by_debug_read.read_sample(memory.reader(), read));
+  EXPECT_EQ(found, (std::vector<uint64_t>{7, 5}));
+  EXPECT_EQ(read, found);
 }
 
 TEST(FtlMetricsBlock, BadMagicOrVersionIsNamed) {
