@@ -671,6 +671,16 @@ TranslatorLayout Core::State::translator_layout() const {
   layout.reservations_active = &reservations.active_harts();
   layout.code_pages = decode_cache.code_page_bits();
   layout.op_costs = op_costs.data();
+  const CsrFile::FieldOffsets csr_fields = CsrFile::field_offsets();
+  const size_t csr_base = offset(&csrs);
+  layout.mip = csr_base + csr_fields.mip;
+  layout.mie = csr_base + csr_fields.mie;
+  layout.cycle_offset = csr_base + csr_fields.cycle_offset;
+  layout.instret_offset = csr_base + csr_fields.instret_offset;
+  layout.job_kind = csr_base + csr_fields.job_kind;
+  layout.job_kind_since = csr_base + csr_fields.job_kind_since;
+  layout.job_kind_cycles = csr_base + csr_fields.job_kind_cycles;
+  layout.hart_id = hart_id;
   layout.run_instruction = &State::run_for_translator;
   layout.branch_taken_extra = branch_taken_extra;
   return layout;

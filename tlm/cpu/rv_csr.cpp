@@ -1,5 +1,8 @@
 #include "tlm/cpu/rv_csr.h"
 
+#include <cstddef>
+#include <type_traits>
+
 namespace ssdvp::cpu {
 namespace {
 
@@ -179,6 +182,19 @@ bool CsrFile::write(uint32_t address, uint32_t value, const Counters& now) {
     }
   }
   return zero_csr(address);  // the read-only ones were refused above
+}
+
+CsrFile::FieldOffsets CsrFile::field_offsets() {
+  static_assert(std::is_standard_layout_v<CsrFile>, "offsetof needs a standard-layout class");
+  FieldOffsets offsets;
+  offsets.mip = offsetof(CsrFile, mip_);
+  offsets.mie = offsetof(CsrFile, mie_);
+  offsets.cycle_offset = offsetof(CsrFile, cycle_offset_);
+  offsets.instret_offset = offsetof(CsrFile, instret_offset_);
+  offsets.job_kind = offsetof(CsrFile, job_kind_);
+  offsets.job_kind_since = offsetof(CsrFile, job_kind_since_);
+  offsets.job_kind_cycles = offsetof(CsrFile, job_kind_cycles_);
+  return offsets;
 }
 
 uint32_t CsrFile::enter_trap(uint32_t mcause, uint32_t epc, uint32_t tval) {

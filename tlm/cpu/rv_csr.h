@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "interface/job_kinds.h"
@@ -127,6 +128,19 @@ class CsrFile {
       default: return false;
     }
   }
+
+  // Byte offsets, within a CsrFile, of the fields translated code works on in place: its inline
+  // CSR instructions (rv_translator.h) do to them what read() and write() do.
+  struct FieldOffsets {
+    size_t mip = 0;              // uint32_t
+    size_t mie = 0;              // uint32_t
+    size_t cycle_offset = 0;     // uint64_t: mcycle = the hart's cycles + it
+    size_t instret_offset = 0;   // uint64_t: minstret = the hart's retired count + it
+    size_t job_kind = 0;         // uint32_t: mjobkind
+    size_t job_kind_since = 0;   // uint64_t
+    size_t job_kind_cycles = 0;  // uint64_t[JOB_KIND_LIMIT]
+  };
+  static FieldOffsets field_offsets();
 
   // Floating-point state for the executor (CSR instructions go through read()/write()).
   bool fpu_enabled() const { return (mstatus_ & csr::kMstatusFs) != 0; }

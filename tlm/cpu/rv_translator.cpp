@@ -6,6 +6,7 @@
 
 #include "tlm/cpu/cpu_if.h"
 #include "tlm/cpu/rv_arith.h"
+#include "tlm/cpu/rv_csr.h"
 #include "tlm/cpu/rv_decode_cache.h"
 #include "tlm/cpu/rv_decoder.h"
 
@@ -27,15 +28,40 @@ constexpr uint32_t kFloatRunCycles = 32;
 
 enum class Kind { kInline, kEndsBlock, kInterpreterEndsBlock, kInterpreter };
 
-// What the translator does with an operation: code for it inline; code for it and end the block
-// (control transfers); end the block with a call to the interpreter's code for it (CSRs, F
-// arithmetic, atomics: they may trap or end the batch); or leave it, and the block before it, to
-// the interpreter.
-Kind kind_of(Op op) {
+bool is_csr(Op op) {
+  return static_cast<unsigned>(op) >= static_cast<unsigned>(Op::kCsrrw) &&
+         static_cast<unsigned>(op) <= static_cast<unsigned>(Op::kCsrrci);
+}
+
+// The CSR instructions coded inline, the ones firmware runs on its hot paths: reads of the
+// counters, mip, mie, mhartid and mjobkind (csrrs and csrrc with x0, and their immediate forms
+// with 0, write nothing), and writes of mjobkind, which only move its cycle accounting. None can
+// trap, end the batch or make an interrupt takeable. The interpreter's code follows a read of mie
+// with a check for a takeable interrupt, which finds none while blocks run: whatever makes one
+// takeable (set_interrupt_pending, mret, writes of mstatus and mie) ends the batch.
+bool is_inline_csr(const DecodedInstruction& d) {
+  const auto address = static_cast<uint32_t>(d.imm);
+  if (d.op == Op::kCsrrw || d.op == Op::kCsrrwi) return address == csr::kMjobkind;
+  if (d.rs1 != 0) return false;
+  switch (address) {
+    case csr::kMcycle: case csr::kMcycleh: case csr::kCycle: case csr::kCycleh:
+    case csr::kMinstret: case csr::kMinstreth: case csr::kInstret: case csr::kInstreth:
+    case csr::kMip: case csr::kMie: case csr::kMhartid: case csr::kMjobkind:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// What the translator does with an instruction: code for it inline; code for it and end the
+// block (control transfers); end the block with a call to the interpreter's code for it (the
+// other CSR instructions, F arithmetic, atomics: they may trap, end the batch or enable an
+// interrupt); or leave it, and the block before it, to the interpreter.
+Kind kind_of(const DecodedInstruction& d) {
+  const Op op = d.op;
   if (is_float_computational(op)) return Kind::kInterpreterEndsBlock;
+  if (is_csr(op)) return is_inline_csr(d) ? Kind::kInline : Kind::kInterpreterEndsBlock;
   switch (op) {
-    case Op::kCsrrw: case Op::kCsrrs: case Op::kCsrrc:
-    case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
     case Op::kLrW: case Op::kScW: case Op::kAmoswapW: case Op::kAmoaddW: case Op::kAmoxorW:
     case Op::kAmoandW: case Op::kAmoorW: case Op::kAmominW: case Op::kAmomaxW:
     case Op::kAmominuW: case Op::kAmomaxuW:
@@ -139,16 +165,20 @@ class BlockEmitter : public Xbyak::CodeGenerator {
       const DecodedInstruction& d = instruction.decoded;
       Totals after = done;
       after.add(instruction);
-      if (kind_of(d.op) == Kind::kEndsBlock) {
+      if (kind_of(d) == Kind::kEndsBlock) {
         emit_control_transfer(instruction, after);
         break;
       }
-      if (kind_of(d.op) == Kind::kInterpreterEndsBlock) {
+      if (kind_of(d) == Kind::kInterpreterEndsBlock) {
         emit_interpreter_call(instruction, after);
         break;
       }
       if (is_load(d.op) || is_store(d.op)) side_exit_used[k] = true;
-      emit_inline(d, instruction.pc, side_exits[k]);
+      if (is_csr(d.op)) {
+        emit_csr(d, done, after);
+      } else {
+        emit_inline(d, instruction.pc, side_exits[k]);
+      }
       done = after;
       if (k + 1 == block.size()) {
         count(done, 0);
@@ -191,8 +221,7 @@ class BlockEmitter : public Xbyak::CodeGenerator {
 
   // Adds what the instructions done cost and count (plus `extra` cycles) to the counters.
   void count(const Totals& totals, uint64_t extra) {
-    const uint64_t cycles = totals.cycles + extra;
-    if (cycles != 0) add(r12, static_cast<uint32_t>(cycles));
+    add_constant(r12, totals.cycles + extra);
     if (totals.instructions != 0) add(r13, totals.instructions);
     if (totals.loads != 0) add(r14, totals.loads);
     if (totals.stores != 0) add(r15, totals.stores);
@@ -386,6 +415,67 @@ class BlockEmitter : public Xbyak::CodeGenerator {
     }
   }
 
+  // A CSR instruction is_inline_csr admits, with the values CsrFile::read and write would use:
+  // a read sees the counters before the instruction's cost and retirement (`before`), as the
+  // interpreter's code does; a write of mjobkind charges the cycles up to the end of the
+  // instruction (`after`) to the kind it replaces.
+  void emit_csr(const DecodedInstruction& d, const Totals& before, const Totals& after) {
+    const unsigned rd = destination(d);
+    if (d.op == Op::kCsrrw || d.op == Op::kCsrrwi) {  // mjobkind
+      if (d.op == Op::kCsrrw) {
+        mov(esi, x_reg(d.rs1));  // before rd is written: rd may be rs1
+      } else {
+        mov(esi, d.rs1);  // the immediate form's uimm
+      }
+      and_(esi, csr::kJobKindMask);
+      mov(rcx, r12);
+      add_constant(rcx, after.cycles);
+      mov(eax, dword[rbx + layout_.job_kind]);
+      mov(rdx, rcx);
+      sub(rdx, qword[rbx + layout_.job_kind_since]);
+      add(qword[rbx + rax * 8 + layout_.job_kind_cycles], rdx);
+      mov(qword[rbx + layout_.job_kind_since], rcx);
+      mov(dword[rbx + layout_.job_kind], esi);
+      mov(x_reg(rd), eax);
+      return;
+    }
+    switch (static_cast<uint32_t>(d.imm)) {
+      case csr::kMcycle: case csr::kCycle:
+        emit_counter_read(r12, before.cycles, layout_.cycle_offset, false, rd);
+        return;
+      case csr::kMcycleh: case csr::kCycleh:
+        emit_counter_read(r12, before.cycles, layout_.cycle_offset, true, rd);
+        return;
+      case csr::kMinstret: case csr::kInstret:
+        emit_counter_read(r13, before.instructions, layout_.instret_offset, false, rd);
+        return;
+      case csr::kMinstreth: case csr::kInstreth:
+        emit_counter_read(r13, before.instructions, layout_.instret_offset, true, rd);
+        return;
+      case csr::kMhartid: mov(x_reg(rd), layout_.hart_id); return;
+      case csr::kMip: mov(eax, dword[rbx + layout_.mip]); break;
+      case csr::kMie: mov(eax, dword[rbx + layout_.mie]); break;
+      case csr::kMjobkind: mov(eax, dword[rbx + layout_.job_kind]); break;
+      default: throw std::logic_error("translator: CSR has no inline code");
+    }
+    mov(x_reg(rd), eax);
+  }
+
+  // The low or high word of a counter (its host register plus the instructions done's share)
+  // plus its CSR offset, as the 64-bit sum wraps.
+  void emit_counter_read(const Xbyak::Reg64& counter, uint64_t done, size_t csr_offset, bool high,
+                         unsigned rd) {
+    mov(rax, counter);
+    add_constant(rax, done);
+    add(rax, qword[rbx + csr_offset]);
+    if (high) shr(rax, 32);
+    mov(x_reg(rd), eax);
+  }
+
+  void add_constant(const Xbyak::Reg64& reg, uint64_t value) {
+    if (value != 0) add(reg, static_cast<uint32_t>(value));
+  }
+
   static uint32_t access_length(Op op) {
     if (op == Op::kLb || op == Op::kLbu || op == Op::kSb) return 1;
     if (op == Op::kLh || op == Op::kLhu || op == Op::kSh) return 2;
@@ -542,7 +632,7 @@ const TranslatedBlock& Translator::find_or_translate(uint32_t pc, Fetch fetch, v
       if ((addr >> kPageShift) != page || !fetch(context, addr, bits)) break;
       const DecodedInstruction decoded = decode_instruction(bits);
       if (((addr + decoded.length - 1) >> kPageShift) != page) break;
-      const Kind kind = kind_of(decoded.op);
+      const Kind kind = kind_of(decoded);
       if (kind == Kind::kInterpreter) {
         if (instructions.empty() && is_float(decoded.op)) interpreter_cycles = kFloatRunCycles;
         break;

@@ -1,11 +1,12 @@
 // Translating back end of the hart (x86-64 hosts): turns a straight-line run of RV32IM
 // instructions, up to and including the control transfer that ends it, into host code that works
 // directly on the hart's state. The interpreter stays the reference and the fallback: its code
-// runs the CSR, atomic and F arithmetic instructions that end a block (called from it), and it
-// runs by itself the instructions the translator leaves out (flw, fsw, system instructions),
-// every memory access that leaves the fast path (MMIO, misalignment, stores into watched pages,
-// stores while a reservation is held), and the end of each batch, where a block could overrun
-// the budget.
+// runs the atomic and F arithmetic instructions and the CSR instructions the translator does not
+// code inline (all but reads of the counters, mip, mie, mhartid and mjobkind, and writes of
+// mjobkind), which end a block (called from it); and it runs by itself the instructions the
+// translator leaves out (flw, fsw, system instructions), every memory access that leaves the fast
+// path (MMIO, misalignment, stores into watched pages, stores while a reservation is held), and
+// the end of each batch, where a block could overrun the budget.
 //
 // Exactness: a block charges exactly what the interpreter would (each instruction's class cost,
 // each access's window latency, a taken branch's extra), retires the same count, and leaves the
@@ -43,6 +44,16 @@ struct TranslatorLayout {
   const uint32_t* reservations_active = nullptr;  // non-zero while any hart holds a reservation
   const uint64_t* code_pages = nullptr;           // one bit per 4 KiB page holding decoded code
   const uint32_t* op_costs = nullptr;             // class cost by slot op byte (rv_core.cpp)
+  // The CSR fields the inline CSR instructions use (CsrFile::FieldOffsets, here from the state
+  // pointer), and mhartid.
+  size_t mip = 0;
+  size_t mie = 0;
+  size_t cycle_offset = 0;
+  size_t instret_offset = 0;
+  size_t job_kind = 0;
+  size_t job_kind_since = 0;
+  size_t job_kind_cycles = 0;
+  uint32_t hart_id = 0;
   // Runs one instruction (its decode-cache slot) on the interpreter's code, with the state's
   // members up to date; it may trap or end the batch.
   void (*run_instruction)(void* state, uint64_t slot) = nullptr;

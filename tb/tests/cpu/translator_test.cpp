@@ -134,9 +134,25 @@ class ProgramGenerator {
         p << jalr(pick(2) ? ra : zero, rd, 8 + 4 * static_cast<int32_t>(pick(3)) + (pick(4) == 0));
         break;
       }
-      case 14:  // counters, read by the interpreter's code at a block's end
-        p << csrrs(rd, pick(2) ? csr::kMcycle : csr::kMinstret, zero);
+      case 14: {  // CSRs: the reads and mjobkind writes blocks code inline, and counter writes
+                  // (the interpreter's code) that move the offsets those reads add
+        static constexpr uint32_t kInlineReads[] = {
+            csr::kMcycle, csr::kMcycleh, csr::kCycle, csr::kCycleh, csr::kMinstret,
+            csr::kMinstreth, csr::kInstret, csr::kInstreth, csr::kMip, csr::kMie,
+            csr::kMhartid, csr::kMjobkind};
+        static constexpr uint32_t kCounters[] = {csr::kMcycle, csr::kMcycleh, csr::kMinstret,
+                                                 csr::kMinstreth};
+        const uint32_t read = kInlineReads[pick(std::size(kInlineReads))];
+        switch (pick(8)) {
+          case 0: p << csrrc(rd, read, zero); break;
+          case 1: p << (pick(2) ? csrrsi(rd, read, 0) : csrrci(rd, read, 0)); break;
+          case 2: p << csrrw(pick(4) == 0 ? zero : rd, csr::kMjobkind, a); break;
+          case 3: p << csrrwi(rd, csr::kMjobkind, pick(32)); break;
+          case 4: p << csrrw(zero, kCounters[pick(std::size(kCounters))], a); break;
+          default: p << csrrs(rd, read, zero); break;
+        }
         break;
+      }
       case 15: {  // F arithmetic on f0..f7, and moves between the register files
         const uint32_t fd = pick(8);
         const uint32_t fa = pick(8);
@@ -186,7 +202,8 @@ class ProgramGenerator {
 };
 
 struct Hart {
-  Hart(const InstructionCosts& costs, bool translate) : core(0, bus, reservations, costs) {
+  Hart(const InstructionCosts& costs, bool translate, uint32_t hart_id = 0)
+      : core(hart_id, bus, reservations, costs) {
     core.set_translation(translate);
   }
   TestBus bus;
@@ -204,6 +221,10 @@ void expect_same(const Core& translated, const Core& interpreted, const std::str
   for (unsigned r = 0; r < 32; ++r) {
     ASSERT_EQ(translated.reg(r), interpreted.reg(r)) << where << ", x" << r;
     ASSERT_EQ(translated.freg(r), interpreted.freg(r)) << where << ", f" << r;
+  }
+  for (uint32_t kind = 0; kind < JOB_KIND_LIMIT; ++kind) {
+    ASSERT_EQ(translated.job_kind_cycles(kind), interpreted.job_kind_cycles(kind))
+        << where << ", job kind " << kind;
   }
 }
 
@@ -268,6 +289,69 @@ TEST(Translator, AgreesWithTheInterpreterOnRandomPrograms) {
           << where << ", bus access " << i;
     }
   }
+}
+
+// The CSR instructions blocks code inline read, mid-block, what the interpreter's code reads: the
+// counters with the class costs, memory latency and retirements of the instructions before them
+// in the block and the offsets software wrote (here past a 32-bit carry), and a job-kind switch
+// charges the kind it leaves up to its own end. The values are worked out by hand, and both back
+// ends must give them.
+TEST(Translator, InlineCsrReadsAndJobKindSwitchesSeeTheInterpretersCounters) {
+  constexpr uint32_t kHartId = 3;
+  Hart translated(InstructionCosts{}, true, kHartId);
+  if (!translated.core.translating()) GTEST_SKIP() << "no translating back end on this host";
+  Hart interpreted(InstructionCosts{}, false, kHartId);
+  // Default costs: csr 2, alu 1, load 1 plus the SRAM's latency.
+  Program p(kCode);
+  p.li(s1, TestBus::kSramBase);
+  p.li(t0, 0xFFFFFFF8u);
+  p.li(t1, 0x12);
+  p.li(t2, 100);
+  p.li(t3, kMsip);
+  p << lw(a1, s1, 0)  // the read window now holds the SRAM: the load below stays in its block
+    << csrrw(zero, csr::kMie, t3) << csrrw(zero, csr::kMinstret, t2)
+    << csrrw(zero, csr::kMcycleh, t1) << csrrw(zero, csr::kMcycle, t0)
+    // One block from here (the write above, on the interpreter's code, ended the one before).
+    << csrrs(a0, csr::kMcycle, zero)    // 0x12'FFFFFFF8, as written
+    << lw(a1, s1, 0) << addi(a1, a1, 1)
+    << csrrs(a2, csr::kMcycle, zero)    // + 2 + 1 + 5 + 1, past the carry
+    << csrrs(a3, csr::kMinstret, zero)  // 100 at the mcycleh write, 6 retired since
+    << csrrwi(a4, csr::kMjobkind, 3)
+    << csrrs(a5, csr::kMcycleh, zero)   // the carry: 0x13'00000007
+    << csrrs(a6, csr::kMjobkind, zero) << csrrs(a7, csr::kInstret, zero)
+    << csrrs(s2, csr::kMip, zero) << csrrs(s3, csr::kMie, zero)
+    << csrrs(t4, csr::kMhartid, zero) << csrrci(t5, csr::kCycle, 0)
+    << jal(zero, 0);
+  for (Hart* hart : {&translated, &interpreted}) {
+    hart->bus.sram_read_cycles = 5;
+    hart->bus.load(p.base(), p.bytes());
+    hart->core.flush_decode_cache();
+    hart->core.reset(kCode);
+    hart->core.set_interrupt_pending(kMtip, true);  // not enabled in mie: never taken
+    EXPECT_EQ(hart->core.run(300), StopReason::kBudget);
+    const Core& core = hart->core;
+    const char* back_end = hart == &translated ? "translated" : "interpreted";
+    EXPECT_EQ(core.reg(a0), 0xFFFFFFF8u) << back_end;
+    EXPECT_EQ(core.reg(a2), 0x00000001u) << back_end;
+    EXPECT_EQ(core.reg(a3), 106u) << back_end;
+    EXPECT_EQ(core.reg(a4), 0u) << back_end;
+    EXPECT_EQ(core.reg(a5), 0x13u) << back_end;
+    EXPECT_EQ(core.reg(a6), 3u) << back_end;
+    EXPECT_EQ(core.reg(a7), 110u) << back_end;
+    EXPECT_EQ(core.reg(s2), uint32_t{kMtip}) << back_end;
+    EXPECT_EQ(core.reg(s3), uint32_t{kMsip}) << back_end;
+    EXPECT_EQ(core.reg(t4), kHartId) << back_end;
+    EXPECT_EQ(core.reg(t5), 0x13u) << back_end;  // 0x13'00000007 + six CSR reads
+    // Kind 3 holds every cycle after the switch's end, where mcycle was 0x13'00000007.
+    uint32_t low = 0;
+    uint32_t high = 0;
+    ASSERT_TRUE(core.read_csr(csr::kMcycle, low));
+    ASSERT_TRUE(core.read_csr(csr::kMcycleh, high));
+    const uint64_t mcycle = (uint64_t{high} << 32) | low;
+    EXPECT_EQ(core.job_kind_cycles(3), mcycle - 0x13'00000007u) << back_end;
+    EXPECT_EQ(core.job_kind_cycles(0) + core.job_kind_cycles(3), core.cycles()) << back_end;
+  }
+  expect_same(translated.core, interpreted.core, "after the run");
 }
 
 // A store that rewrites the next instruction of the running block: the translated block is
