@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -252,7 +253,9 @@ void Nfc::reset() {
   dma_free_ps_ = 0;
   direct_.clear();
   stopped_ = false;
-  monitor_.reset(now_ps());
+  action_ps_ = kernel_ps();
+  deferred_failure_.clear();
+  monitor_.reset(action_ps_);
 }
 
 void Nfc::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -265,32 +268,64 @@ unsigned Nfc::transport_dbg(tlm::tlm_generic_payload& trans) {
 
 // ---- Action queue ------------------------------------------------------------------------------
 
-uint64_t Nfc::now_ps() const { return to_ps(sc_core::sc_time_stamp()); }
+uint64_t Nfc::kernel_ps() { return to_ps(sc_core::sc_time_stamp()); }
 
 void Nfc::schedule(uint64_t time_ps, ActionKind kind, uint32_t arg) {
   if (stopped_) return;
   actions_.push(Action{time_ps, action_sequence_++, kind, arg});
   if (time_ps < wake_ps_) {
     wake_ps_ = time_ps;
-    wake_.notify(from_ps(time_ps - now_ps()));
+    wake_.notify(from_ps(time_ps - kernel_ps()));
   }
 }
 
+// An action due later than now runs now, with its own time, when nothing can tell the
+// difference: no other process runs before it (nothing is due at or before its time, so every
+// other model sees the NFC's state only after it), the kernel run in progress reaches past it,
+// and it raises no interrupt. Its effects reach other models only through memory (DMA, whose
+// latency does not depend on time; the router's waveform count takes the annotated time), the
+// monitor and the waveforms (both take its time), and its registers and counters, which nobody
+// reads before the kernel passes its time. A wake-up then covers every internal action up to
+// the next event of another model, in the same (time, sequence) order as one wake-up each.
 void Nfc::run_actions() {
-  const uint64_t now = now_ps();
+  if (!deferred_failure_.empty()) {
+    report_failure(std::exchange(deferred_failure_, std::string()));
+    return;
+  }
+  const uint64_t now = kernel_ps();
   // Actions scheduled while this runs are due no earlier than now: the loop takes them, and
   // notifying for them would only wake the method once more.
   wake_ps_ = 0;
-  while (!actions_.empty() && actions_.top().time_ps <= now && !stopped_) {
-    const Action action = actions_.top();
+  std::optional<uint64_t> run_ahead_before;
+  while (!actions_.empty() && !stopped_) {
+    const Action& next = actions_.top();
+    if (next.time_ps > now) {
+      if (next.kind == ActionKind::kVisible) break;
+      // Found once the actions due now, which may raise the interrupt, have run: internal
+      // actions notify no event, so the next activity elsewhere stays put while they run.
+      if (!run_ahead_before) run_ahead_before = next_activity_ps(now);
+      if (next.time_ps >= *run_ahead_before) break;
+    }
+    const Action action = next;
     actions_.pop();
+    action_ps_ = action.time_ps;
     dispatch(action);
   }
+  action_ps_ = now;
   wake_ps_ = UINT64_MAX;
   if (!actions_.empty() && !stopped_) {
     wake_ps_ = actions_.top().time_ps;
     wake_.notify(from_ps(wake_ps_ - now));
   }
+}
+
+uint64_t Nfc::next_activity_ps(uint64_t now) const {
+  if (sc_core::sc_pending_activity_at_current_time() ||
+      !sc_core::sc_pending_activity_at_future_time()) {
+    return now;
+  }
+  const uint64_t next = now + to_ps(sc_core::sc_time_to_pending_activity());
+  return next <= run_ahead_until_ps_ ? next : now;
 }
 
 void Nfc::dispatch(const Action& action) {
@@ -770,8 +805,10 @@ uint64_t Nfc::dma(tlm::tlm_command command, uint32_t address, void* data, uint32
     trans.set_data_length(length);
     trans.set_streaming_width(length);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
-    dma_socket->b_transport(trans, latency);
+    // Annotated with the action's lead over the kernel's clock: the transfer happens then.
+    const uint64_t lead_ps = now_ps() - kernel_ps();
+    sc_core::sc_time delay = from_ps(lead_ps);
+    dma_socket->b_transport(trans, delay);
     if (!trans.is_response_ok()) {
       fail(fmt::format("DMA {} of {} bytes at {:#010x} ({}){} failed: {}",
                        command == tlm::TLM_READ_COMMAND ? "read" : "write", length, address, what,
@@ -779,7 +816,7 @@ uint64_t Nfc::dma(tlm::tlm_command command, uint32_t address, void* data, uint32
                        trans.get_response_string()));
       return 0;
     }
-    latency_ps = to_ps(latency);
+    latency_ps = to_ps(delay) - lead_ps;
     if (trans.is_dmi_allowed()) {
       tlm::tlm_dmi dmi;
       if (dma_socket->get_direct_mem_ptr(trans, dmi) &&
@@ -838,6 +875,17 @@ void Nfc::fail(const std::string& message) {
   if (stopped_) return;
   stopped_ = true;
   actions_ = {};
+  const uint64_t kernel = kernel_ps();
+  if (action_ps_ > kernel) {
+    // Running ahead: the handler ends the run at the kernel's time, so it must see the action's.
+    deferred_failure_ = message;
+    wake_.notify(from_ps(action_ps_ - kernel));
+    return;
+  }
+  report_failure(message);
+}
+
+void Nfc::report_failure(const std::string& message) {
   const std::string text = fmt::format("nfc {}: {}", name(), message);
   log::error(*this, "{}", message);
   if (error_handler_) {

@@ -29,6 +29,9 @@
 // its command. A plane whose read failed (ECC, bad block) moves no data; an erased page moves
 // the erased pattern.
 // Everything is event driven: one SystemC method runs the NFC's own time-ordered action queue.
+// Actions nothing outside the NFC observes at once (all but the completion's interrupt) run
+// ahead of the kernel's clock, each with its own time, while nothing else is due before it: one
+// wake-up covers the bus phases, array ends and transfers up to the next event of another model.
 //
 // A broken NAND rule or a malformed descriptor or register use is a firmware bug: the NFC
 // stops and reports it (on_error) naming the descriptor, the address and the rule.
@@ -91,6 +94,11 @@ class Nfc : public sc_core::sc_module {
   uint32_t outstanding() const { return outstanding_; }
   bool stopped() const { return stopped_; }
 
+  // The end of the kernel run in progress (sc_start). Actions run ahead only of another model's
+  // event within it, so the run returns where and when it would have, with the NFC as it would
+  // have been. 0 (the default) never runs ahead.
+  void run_ahead_until(uint64_t ps) { run_ahead_until_ps_ = ps; }
+
   // Statistics as of end_ps: the array and its dies, channels and operations into `nand`, the
   // controller's queue, DMA and completions into `nfc`.
   void report(nlohmann::json& nand, nlohmann::json& nfc, uint64_t end_ps) const;
@@ -132,7 +140,12 @@ class Nfc : public sc_core::sc_module {
   void schedule(uint64_t time_ps, ActionKind kind, uint32_t arg);
   void run_actions();
   void dispatch(const Action& action);
-  uint64_t now_ps() const;
+  // The time before which actions may run ahead: the next activity of another model, when the
+  // kernel run in progress reaches it; else now (none may).
+  uint64_t next_activity_ps(uint64_t now) const;
+  // The time of the action being run, which may be ahead of the kernel's.
+  uint64_t now_ps() const { return action_ps_; }
+  static uint64_t kernel_ps();
 
   // Operation flow.
   void fetch(uint32_t sq_tail);
@@ -172,8 +185,9 @@ class Nfc : public sc_core::sc_module {
   void set_outstanding(uint32_t count);
   void update_interrupt();
   std::string describe(const Op& op) const;
-  // Stops the NFC and reports a firmware bug.
+  // Stops the NFC and reports a firmware bug, at the failing action's time.
   void fail(const std::string& message);
+  void report_failure(const std::string& message);
 
   nand::NandArray nand_;
   NfcConfig config_;
@@ -186,6 +200,10 @@ class Nfc : public sc_core::sc_module {
   uint64_t action_sequence_ = 0;
   uint64_t wake_ps_ = UINT64_MAX;  // the time wake_ is notified for
   sc_core::sc_event wake_;
+  uint64_t action_ps_ = 0;
+  uint64_t run_ahead_until_ps_ = 0;
+  // A failure found while running ahead, reported when the kernel reaches its action's time.
+  std::string deferred_failure_;
 
   std::vector<Op> ops_;
   std::vector<uint32_t> free_ops_;

@@ -688,6 +688,7 @@ Soc::RunResult Soc::run() {
     }
     const uint64_t step_end_ps = to_ps(sc_core::sc_time_stamp() + this_step);
     for (const auto& hart : harts_) hart->skip_syncs_until(step_end_ps);
+    nfc_.run_ahead_until(step_end_ps);
     sc_core::sc_start(this_step, policy);
     if (waves_ != nullptr) waves_->flush_before(to_ps(sc_core::sc_time_stamp()));
     if (progress_) progress_();
