@@ -320,7 +320,9 @@ void Nfc::run_actions() {
 }
 
 uint64_t Nfc::next_activity_ps(uint64_t now) const {
-  if (sc_core::sc_pending_activity_at_current_time() ||
+  // The kernel's queries drop cancelled notifications from its event heap, which may reorder
+  // processes due at the same time: they are made only when running ahead is allowed.
+  if (run_ahead_until_ps_ <= now || sc_core::sc_pending_activity_at_current_time() ||
       !sc_core::sc_pending_activity_at_future_time()) {
     return now;
   }

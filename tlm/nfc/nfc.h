@@ -29,9 +29,10 @@
 // its command. A plane whose read failed (ECC, bad block) moves no data; an erased page moves
 // the erased pattern.
 // Everything is event driven: one SystemC method runs the NFC's own time-ordered action queue.
-// Actions nothing outside the NFC observes at once (all but the completion's interrupt) run
-// ahead of the kernel's clock, each with its own time, while nothing else is due before it: one
-// wake-up covers the bus phases, array ends and transfers up to the next event of another model.
+// Where the platform allows it (run_ahead_until), actions nothing outside the NFC observes at
+// once (all but the completion's interrupt) run ahead of the kernel's clock, each with its own
+// time, while nothing else is due before it: one wake-up covers the bus phases, array ends and
+// transfers up to the next event of another model.
 //
 // A broken NAND rule or a malformed descriptor or register use is a firmware bug: the NFC
 // stops and reports it (on_error) naming the descriptor, the address and the rule.
