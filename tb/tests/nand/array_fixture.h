@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "nand_model/nand_array.h"
@@ -49,5 +50,10 @@ struct Wordline {
     }
   }
 };
+
+// Whether an error message names `part`.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace ssdvp::nand::test

@@ -13,13 +13,10 @@
 namespace ssdvp::nand {
 namespace {
 
+using test::contains;
 using test::ppn_of;
 using test::small_config;
 using test::Wordline;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // The small array of array_fixture.h with `cell`, 4 wordlines per block.
 NandConfig config_of(NandCell cell) {

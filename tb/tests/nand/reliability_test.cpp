@@ -11,13 +11,10 @@
 namespace ssdvp::nand {
 namespace {
 
+using test::contains;
 using test::ppn_of;
 using test::small_config;
 using test::Wordline;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // |count - n p| within 5 standard deviations of a binomial(n, p).
 void expect_binomial(uint64_t count, uint64_t n, double p) {

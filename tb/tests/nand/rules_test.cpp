@@ -8,6 +8,7 @@
 namespace ssdvp::nand {
 namespace {
 
+using test::contains;
 using test::ppn_of;
 using test::small_config;
 using test::Wordline;
@@ -23,10 +24,6 @@ std::string violation_of(Action action, Rule rule) {
   }
   ADD_FAILURE() << "no rule violation";
   return "";
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 class NandRules : public ::testing::Test {
