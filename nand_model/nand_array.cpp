@@ -95,7 +95,7 @@ void NandArray::interrupt_program(uint32_t ppn, PreviousWordline previous) {
         geometry_.describe(ppn), wordline, block.next_page / bits,
         geometry_.wordlines_per_block()));
   }
-  const uint32_t wordline_ppn = ppn - geometry_.page_type(geometry_.page_in_block(ppn));
+  const uint32_t wordline_ppn = wordline_lsb_ppn(ppn);
   mark_unreadable(wordline_ppn);
   if (previous == PreviousWordline::kLost && wordline > 0) mark_unreadable(wordline_ppn - bits);
   block.interrupted = Interrupted::kProgram;
@@ -114,13 +114,17 @@ void NandArray::interrupt_erase(uint32_t ppn) {
   block.interrupted = Interrupted::kErase;
 }
 
+uint32_t NandArray::wordline_lsb_ppn(uint32_t ppn) const {
+  return ppn - geometry_.page_type(geometry_.page_in_block(ppn));
+}
+
 bool NandArray::unreadable(const BlockState& block, uint32_t ppn) const {
   switch (block.interrupted) {
     case Interrupted::kNothing: return false;
     case Interrupted::kErase: return true;
     case Interrupted::kProgram: break;
   }
-  const uint32_t wordline_ppn = ppn - geometry_.page_type(geometry_.page_in_block(ppn));
+  const uint32_t wordline_ppn = wordline_lsb_ppn(ppn);
   return std::binary_search(unreadable_wordlines_.begin(), unreadable_wordlines_.end(),
                             wordline_ppn);
 }

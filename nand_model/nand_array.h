@@ -124,6 +124,8 @@ class NandArray {
     std::unique_ptr<BlockPages> pages;  // nullptr until the first program
   };
 
+  // The PPN of the LSB page of the wordline holding `ppn`.
+  uint32_t wordline_lsb_ppn(uint32_t ppn) const;
   bool unreadable(const BlockState& block, uint32_t ppn) const;
   void mark_unreadable(uint32_t wordline_ppn);
   void mark_grown_bad(BlockState& block);

@@ -311,7 +311,6 @@ void Nfc::run_actions() {
     action_ps_ = action.time_ps;
     dispatch(action);
   }
-  action_ps_ = now;
   wake_ps_ = UINT64_MAX;
   if (!actions_.empty() && !stopped_) {
     wake_ps_ = actions_.top().time_ps;

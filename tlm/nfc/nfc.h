@@ -38,6 +38,7 @@
 // stops and reports it (on_error) naming the descriptor, the address and the rule.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -144,8 +145,9 @@ class Nfc : public sc_core::sc_module {
   // The time before which actions may run ahead: the next activity of another model, when the
   // kernel run in progress reaches it; else now (none may).
   uint64_t next_activity_ps(uint64_t now) const;
-  // The time of the action being run, which may be ahead of the kernel's.
-  uint64_t now_ps() const { return action_ps_; }
+  // The time of the action being run, which may be ahead of the kernel's; outside the action
+  // loop (register accesses) the kernel's, as action_ps_ stays where the last loop left it.
+  uint64_t now_ps() const { return std::max(action_ps_, kernel_ps()); }
   static uint64_t kernel_ps();
 
   // Operation flow.
