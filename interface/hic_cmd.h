@@ -8,6 +8,8 @@
  * - HIC_REQ_DATA_OUT: move the buffer slot's page to the host (the host checks its tag);
  * each answered by a HIC_EVENT_TRANSFER_DONE; and finally
  * - HIC_REQ_COMPLETE: the command is done with `status`; its slot is free again.
+ * A write flagged HIC_CMD_FUA completes only after its pages are programmed (NVMe's FUA); a
+ * flush completes after everything completed before it is on the NAND.
  * A trim clears only the pages it covers whole; its HIC_CMD_PARTIAL_* pages keep their data. */
 #ifndef SSDVP_INTERFACE_HIC_CMD_H
 #define SSDVP_INTERFACE_HIC_CMD_H
@@ -22,6 +24,9 @@
 
 #define HIC_CMD_PARTIAL_FIRST 0x1u /* the first page is written only in part */
 #define HIC_CMD_PARTIAL_LAST 0x2u  /* the last page is written only in part */
+/* Force unit access (writes): the command completes only once its data is on the NAND, not
+ * while it sits in the write buffer; its mapping may still be in controller memory only. */
+#define HIC_CMD_FUA 0x4u
 
 #define HIC_REQ_DATA_IN 1u
 #define HIC_REQ_DATA_OUT 2u
@@ -40,7 +45,7 @@
 typedef struct hic_event {
   uint8_t kind;          /* HIC_EVENT_* */
   uint8_t op;            /* HIC_OP_* (commands) */
-  uint16_t flags;        /* HIC_CMD_PARTIAL_* (commands) */
+  uint16_t flags;        /* HIC_CMD_PARTIAL_*, HIC_CMD_FUA (commands) */
   uint32_t cmd_id;
   uint32_t lpn;          /* first LPN (commands) */
   uint32_t pages;        /* page count (commands) */

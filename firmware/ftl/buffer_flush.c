@@ -5,6 +5,7 @@
 #include "data_tag.h"
 #include "ftl/core.h"
 #include "ftl/gc.h"
+#include "ftl/host_pipeline.h"
 #include "ftl/task.h"
 #include "lib/metrics.h"
 #include "hal/csr.h"
@@ -31,6 +32,7 @@ static struct {
   uint64_t flushes;         /* wordline programs of buffered pages */
   uint64_t programmed_host; /* host data pages programmed */
   uint64_t padding_host;    /* filler pages completing a host wordline */
+  uint64_t fua_programs;    /* wordline programs holding a page of a FUA write */
   uint64_t rewrites_refused; /* rewrites the policy wanted that found no slot */
   uint64_t select_cycles;    /* core cycles in the policy's select */
   uint64_t commit_cycles;    /* core cycles in the policy's committed hook */
@@ -90,6 +92,10 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
     task_map_update_start(&update->update, &update->task, ftl_core.wb.slots[slot].lpn,
                           MAP_OLD_UNKNOWN);
     task_schedule(&update->task);
+    if ((ftl_core.wb.slots[slot].flags & WB_ENTRY_FUA) != 0) {
+      ftl_core.wb.slots[slot].flags &= (uint8_t)~WB_ENTRY_FUA;
+      host_pipeline_fua_programmed(slot);
+    }
   }
   if (policy_heard(POLICY_PAGES_PROGRAMMED)) {
     policy_event_t event = {.kind = POLICY_PAGES_PROGRAMMED,
@@ -105,12 +111,14 @@ static void host_program_done(flash_op_t *op, uint32_t status) {
  * the choice has none (and past its end). */
 static void fill_program(flash_op_t *op, const grouping_choice_t *choice, uint32_t count) {
   write_buffer_t *wb = &ftl_core.wb;
+  bool fua = false;
   for (uint32_t i = 0; i < ftl_core.unit_pages; ++i) {
     uint32_t slot = i < choice->positions ? choice->slots[i] : WB_NONE;
     if (slot == WB_NONE) {
       flash_io_pad(&ftl_core.flash, op, i, i + 1u, flush.filler_page, false);
       continue;
     }
+    fua |= (wb->slots[slot].flags & WB_ENTRY_FUA) != 0;
     uint32_t *oob = flash_oob(&ftl_core.flash, op, i);
     wb_start_program(wb, slot);
     flash_io_user(&ftl_core.flash, op, i, wb_data(wb, slot), true);
@@ -120,6 +128,7 @@ static void fill_program(flash_op_t *op, const grouping_choice_t *choice, uint32
   }
   flush.padding_host += ftl_core.unit_pages - count;
   flush.programmed_host += count;
+  flush.fua_programs += fua;
   ++flush.flushes;
 }
 
@@ -220,6 +229,8 @@ static __attribute__((noinline)) void program_wordlines(bool force) {
 }
 
 void buffer_flush_program(bool force) {
+  /* A FUA write waits for its program: the buffered pages go now, a partial wordline padded. */
+  force |= ftl_core.wb.fua_ready != 0;
   if (force || flush.refresh_due || programs_due(&ftl_core.wb)) {
     uint32_t outer = job_kind_enter(JOB_KIND_FLUSH);
     program_wordlines(force);
@@ -256,6 +267,7 @@ void buffer_flush_register_metrics(void) {
   metrics_counter("cache.evictions", &cache->evictions);
   metrics_counter("cache.rewrites", &cache->rewrites);
   metrics_counter("cache.flushes", &flush.flushes);
+  metrics_counter("cache.fua_programs", &flush.fua_programs);
   metrics_counter("cache.rewrites_refused", &flush.rewrites_refused);
   metrics_counter("fsp.select_cycles", &flush.select_cycles);
   metrics_counter("fsp.commit_cycles", &flush.commit_cycles);
@@ -290,5 +302,6 @@ bool buffer_flush_init(const grouping_policy_t *grouping, arena_t *arena) {
   flush.selections = 0;
   flush.programmed_host = 0;
   flush.padding_host = 0;
+  flush.fua_programs = 0;
   return true;
 }

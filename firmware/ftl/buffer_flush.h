@@ -21,7 +21,8 @@ uint8_t *buffer_flush_filler_page(void);
 /* Registers the host programs' counters as metrics (lib/metrics.h). */
 void buffer_flush_register_metrics(void);
 
-/* Programs whole wordlines from the write buffer; with `force`, a last partial one (padded). */
+/* Programs whole wordlines from the write buffer; with `force`, or while a FUA write's page is
+ * in the buffer ready (write_buffer_t.fua_ready), a last partial one (padded). */
 void buffer_flush_program(bool force);
 
 /* A host read of `lpn` from a page of `page_type` is being issued: whether the grouping policy

@@ -68,6 +68,7 @@ typedef struct pipeline_counters {
   uint64_t host_read_pages;
   uint64_t host_write_pages;
   uint64_t host_trim_pages;
+  uint64_t host_fua_writes;        /* write commands flagged FUA */
   uint64_t partial_page_merges;    /* partial-page writes merged with the old data (RMW) */
   /* Host page requests translated: each counts once, at its first lookup (it asks again after
    * a TP load); a hit needed no TP load (a right prediction included). */
@@ -381,8 +382,10 @@ static void start_write(page_request_t *request) {
     return;
   }
   bool absorbed;
-  uint32_t slot = wb_write(&ftl_core.wb, request->lpn, pipeline.commands[request->cmd_id].pages,
-                           request->partial ? WB_ENTRY_PARTIAL : 0u, &absorbed);
+  const command_t *command = &pipeline.commands[request->cmd_id];
+  uint32_t flags = (request->partial ? WB_ENTRY_PARTIAL : 0u) |
+                   ((command->flags & HIC_CMD_FUA) != 0 ? WB_ENTRY_FUA : 0u);
+  uint32_t slot = wb_write(&ftl_core.wb, request->lpn, command->pages, flags, &absorbed);
   if (slot == WB_NONE) {
     wait_for_buffer(request);
     return;
@@ -466,7 +469,18 @@ static void transfer_done(const hic_event_t *event) {
   uint32_t slot = (uint32_t)(buffer - ftl_core.wb.data) / ftl_core.wb.page_bytes;
   page_request_t *request = &pipeline.requests[pipeline.wb_slot_owner[slot]];
   wb_filled(&ftl_core.wb, slot);
+  if ((ftl_core.wb.slots[slot].flags & WB_ENTRY_FUA) != 0) {
+    /* A FUA page finishes once programmed (host_pipeline_fua_programmed); until then later
+     * requests of its LPN wait behind it, so nothing rewrites or trims its slot. */
+    return;
+  }
   finish_request(request);
+}
+
+void host_pipeline_fua_programmed(uint32_t slot) {
+  /* Its mapping update follows (buffer_flush.c) and is not persisted before the completion:
+   * after a power loss, recovery finds the page by its OOB. */
+  finish_request(&pipeline.requests[pipeline.wb_slot_owner[slot]]);
 }
 
 static bool page_is_partial(const command_t *command, uint32_t page) {
@@ -547,6 +561,9 @@ static void new_command(const hic_event_t *event) {
   }
   command->request.first_lpn = event->lpn;
   command->request.pages = event->pages;
+  if (event->op == HIC_OP_WRITE && (event->flags & HIC_CMD_FUA) != 0) {
+    ++pipeline.counters.host_fua_writes;
+  }
   if (event->op == HIC_OP_FLUSH) {
     list_push_back(&pipeline.flush_queue, &command->link);
     pipeline.flushing = true;
@@ -635,6 +652,7 @@ void host_pipeline_register_metrics(void) {
   metrics_counter("host_read_pages", &c->host_read_pages);
   metrics_counter("host_write_pages", &c->host_write_pages);
   metrics_counter("host_trim_pages", &c->host_trim_pages);
+  metrics_counter("host_fua_writes", &c->host_fua_writes);
   metrics_counter("partial_page_merges", &c->partial_page_merges);
   metrics_counter("map.lookups", &c->map_lookups);
   metrics_counter("map.hits", &c->map_hits);

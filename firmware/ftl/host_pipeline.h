@@ -2,8 +2,9 @@
  * behind earlier requests to the same LPN, translate (the scheme's lookup; a miss loads the
  * translation page through the TP store, a prediction is read with its OOB and checked), the
  * data operation, and the transfer to or from the host. Writes land in the write buffer and
- * their command completes once every page is buffered (ftl/buffer_flush.h programs them); a
- * flush command completes once everything buffered and every dirty TP is on flash. */
+ * their command completes once every page is buffered (ftl/buffer_flush.h programs them), a
+ * FUA write's (HIC_CMD_FUA) once every page is programmed (the buffer forces their programs);
+ * a flush command completes once everything buffered and every dirty TP is on flash. */
 #ifndef SSDVP_FIRMWARE_FTL_HOST_PIPELINE_H
 #define SSDVP_FIRMWARE_FTL_HOST_PIPELINE_H
 
@@ -32,6 +33,9 @@ bool host_pipeline_can_dispatch(void);
 /* Moves flush commands on; completes them once everything is on flash. While the scheme's
  * flush waits for room in the TP store, the flush is a task in the task queue instead. */
 void host_pipeline_advance_flush(void);
+
+/* The page of a FUA write in write-buffer `slot` is programmed: its request finishes. */
+void host_pipeline_fua_programmed(uint32_t slot);
 
 /* Host commands completed since boot. */
 uint64_t host_pipeline_commands_completed(void);

@@ -26,9 +26,16 @@ bool wb_init(write_buffer_t *wb, uint32_t slot_count, uint32_t page_bytes, bool 
   wb->dirty_count = 0;
   wb->clean_count = 0;
   wb->clock = 0;
+  wb->fua_ready = 0;
   wb->keeps_clean = keeps_clean;
   memset(&wb->counters, 0, sizeof wb->counters);
   return true;
+}
+
+/* 1 for a slot counted in fua_ready: each change of its state, filling or flags keeps the
+ * count. */
+static inline uint32_t fua_ready(const wb_slot_t *slot) {
+  return slot->state == WB_SLOT_DIRTY && slot->filling == 0 && (slot->flags & WB_ENTRY_FUA) != 0;
 }
 
 static uint32_t slot_index(const write_buffer_t *wb, const list_node_t *node) {
@@ -115,6 +122,7 @@ uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint
   }
   if (absorbed) {
     wb_slot_t *rewritten = &wb->slots[newest];
+    wb->fua_ready -= fua_ready(rewritten); /* filling again */
     if (rewritten->state == WB_SLOT_CLEAN) {
       list_remove(&rewritten->link);
       list_push_front(&wb->dirty_lru, &rewritten->link);
@@ -141,7 +149,10 @@ uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint
   return slot;
 }
 
-void wb_filled(write_buffer_t *wb, uint32_t slot) { wb->slots[slot].filling = 0; }
+void wb_filled(write_buffer_t *wb, uint32_t slot) {
+  wb->slots[slot].filling = 0;
+  wb->fua_ready += fua_ready(&wb->slots[slot]);
+}
 
 uint32_t wb_rewrite(write_buffer_t *wb, uint32_t lpn) {
   if (wb_find(wb, lpn) != WB_NONE) {
@@ -182,6 +193,7 @@ bool wb_dirty_all_eligible(const write_buffer_t *wb) {
 
 void wb_start_program(write_buffer_t *wb, uint32_t slot) {
   wb_slot_t *programmed = &wb->slots[slot];
+  wb->fua_ready -= fua_ready(programmed);
   list_remove(&programmed->link);
   programmed->state = WB_SLOT_PROGRAMMING;
   --wb->dirty_count;
@@ -193,10 +205,12 @@ void wb_requeue(write_buffer_t *wb, uint32_t slot) {
   wb->slots[slot].state = WB_SLOT_DIRTY;
   list_push_back(&wb->dirty_lru, &wb->slots[slot].link);
   ++wb->dirty_count;
+  wb->fua_ready += fua_ready(&wb->slots[slot]);
 }
 
 void wb_release(write_buffer_t *wb, uint32_t slot) {
   wb_slot_t *released = &wb->slots[slot];
+  wb->fua_ready -= fua_ready(released);
   if (released->state == WB_SLOT_DIRTY) {
     list_remove(&released->link);
     --wb->dirty_count;

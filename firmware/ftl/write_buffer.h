@@ -14,6 +14,10 @@
  * one is evicted (dropped). Dirty slots leave only by their program, which the flush starts once
  * they pass the watermark (ftl.write_buffer.flush_watermark), evicting on demand.
  *
+ * FUA writes (WB_ENTRY_FUA): while such a slot is DIRTY with its data in, it counts in
+ * fua_ready, and the flush programs what is eligible at once, a partial wordline padded; the
+ * flag is cleared once the slot is programmed.
+ *
  * Same-LPN order: a write to an LPN whose newest copy is already in flight takes a new slot that
  * records the older one; it may not be programmed until the older copy is released, so mapping
  * updates of one LPN happen in write order. */
@@ -41,6 +45,7 @@ typedef enum wb_state {
 enum {
   WB_ENTRY_PARTIAL = 1u, /* a partial-page write, merged with the page's older data */
   WB_ENTRY_REWRITE = 2u, /* the FTL rewrote the page (e.g. a QLC page-type refresh), not the host */
+  WB_ENTRY_FUA = 4u,     /* a FUA write: its command completes when the page is programmed */
 };
 
 /* Pages recorded of the request that wrote an entry at most (it saturates there). */
@@ -80,6 +85,7 @@ typedef struct write_buffer {
   uint32_t dirty_count;
   uint32_t clean_count;
   uint32_t clock; /* access clock: one tick per write or read hit */
+  uint32_t fua_ready; /* DIRTY slots of FUA writes whose data is in: programs are forced */
   bool keeps_clean; /* programmed and read pages stay as clean entries */
   wb_counters_t counters;
 } write_buffer_t;

@@ -41,7 +41,8 @@ const std::vector<std::string>& supported_options() {
   static const std::vector<std::string> names = {
       "rw",         "readwrite", "bs",     "bssplit",   "iodepth",
       "numjobs",    "size",      "offset", "number_ios", "runtime",
-      "time_based", "rwmixread", "random_distribution", "ioengine", "direct"};
+      "time_based", "rwmixread", "random_distribution", "ioengine", "direct",
+      "fsync",      "fdatasync"};
   return names;
 }
 
@@ -480,6 +481,18 @@ JobEnd translate_job(const JobFile& file, const Job& job, std::vector<host::Stre
   const Setting* direct = job.find("direct");
   if (direct && direct->value != "1") {
     file.fail(*direct, "has no equivalent here: the host model has no page cache", "1");
+  }
+
+  // A flush after every N writes; the device's flush makes no difference between data and
+  // metadata, so fdatasync is fsync here.
+  const Parameter& fsync = stream_parameter("fsync");
+  for (const char* option : {"fsync", "fdatasync"}) {
+    if (const Setting* setting = job.find(option)) {
+      if (stream.fsync_writes != 0) {
+        file.fail(*setting, "repeats the flush interval fsync already gives", "one of fsync, fdatasync");
+      }
+      stream.fsync_writes = file.count(*setting, fsync.min, fsync.max);
+    }
   }
 
   JobEnd end;

@@ -524,6 +524,17 @@ std::vector<Parameter> build_record_registry() {
       in_record(SSDVP_STREAM_FIELD(trim_fraction),
                 real(stream("trim_fraction"), {0.0, 1.0}, "share of trims among all requests",
                      nullptr)),
+      in_record(SSDVP_STREAM_FIELD(fua_fraction),
+                real(stream("fua_fraction"), {0.0, 1.0},
+                     "share of writes flagged FUA (force unit access): each completes only once "
+                     "its data is on the NAND, and is guaranteed to survive a power loss from "
+                     "then on",
+                     nullptr)),
+      in_record(SSDVP_STREAM_FIELD(fsync_writes),
+                count(stream("fsync"), "writes", 0, kUnlimited,
+                      "a flush after every this many writes of the stream, as fio's fsync; the "
+                      "flush is a request of the stream (0 = none)",
+                      nullptr)),
       in_record(SSDVP_STREAM_FIELD(sizes),
                 with_kind(ParamKind::kSizeWeights,
                           size(stream("sizes"), kMinRequest, kMaxRequest,

@@ -169,7 +169,7 @@ bool takes_entries(const Parameter& parameter) {
 // replay; giving one to the other kind of stream is a mistake worth an error.
 const std::set<std::string>& synthetic_stream_keys() {
   static const std::set<std::string> keys = {
-      "pattern", "read_fraction", "trim_fraction", "sizes", "size", "alpha",
+      "pattern", "read_fraction", "trim_fraction", "fua_fraction", "fsync", "sizes", "size", "alpha",
       "hot_space_fraction", "hot_access_fraction", "db_initial_size", "db_final_size",
       "insert_fraction", "hot_window", "hot_rewrites", "frozen_fraction", "offset",
       "working_set", "align", "profile", "footprint_scale", "read_hot_share", "write_hot_share",

@@ -361,6 +361,7 @@ hic_event_t Hic::command_event(uint32_t cmd_id, const HostCommand& command) cons
   const bool single = event.pages == 1;
   if (first_offset != 0 || (single && end_offset != 0)) event.flags |= HIC_CMD_PARTIAL_FIRST;
   if (end_offset != 0 || (single && first_offset != 0)) event.flags |= HIC_CMD_PARTIAL_LAST;
+  if (command.fua && command.op == HostOp::kWrite) event.flags |= HIC_CMD_FUA;
   return event;
 }
 

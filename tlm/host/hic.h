@@ -48,6 +48,7 @@ struct HostCommand {
   HostOp op = HostOp::kRead;
   uint64_t first_sector = 0;
   uint32_t sector_count = 0;  // 0 for a flush
+  bool fua = false;           // writes: HIC_CMD_FUA
 };
 
 // The host memory and interrupt side the HIC talks to (the host model).

@@ -48,8 +48,10 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostConfig& config,
       waves_(waves),
       device_sectors_(hic.lpn_count() * hic.sectors_per_page()),
       sectors_per_page_(hic.sectors_per_page()),
+      oracle_(config.power_loss_protection),
       stats_(config.stats_interval_ps) {
   size_t max_streams = 0;
+  verify_stream_.config.queue_depth = 1;
   phases_.resize(workload.phases.size());
   for (size_t p = 0; p < workload.phases.size(); ++p) {
     const PhaseConfig& phase_config = workload.phases[p];
@@ -92,8 +94,15 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostConfig& config,
       }
     }
     max_streams = std::max(max_streams, phase.streams.size());
+    for (const Stream& stream : phase.streams) {
+      verify_stream_.config.queue_depth =
+          std::max(verify_stream_.config.queue_depth, stream.config.queue_depth);
+    }
   }
-  for (size_t q = 0; q < max_streams; ++q) hic_.add_queue();
+  // The verification reads through queue 0, so there is one even without streams.
+  for (size_t q = 0; q < std::max<size_t>(max_streams, 1); ++q) hic_.add_queue();
+  verify_stream_.config.name = "verify";
+  verify_stream_.where = "the verification after a power loss";
   hic_.attach_host(*this);
 
   SC_HAS_PROCESS(HostModel);
@@ -270,6 +279,7 @@ void HostModel::submit(Stream& stream, const HostRequest& request) {
   command.op = request.op;
   command.bytes = uint64_t{request.sector_count} * config_.sector_bytes;
   command.submit_ps = now_ps();
+  command.fua = request.fua && request.op == HostOp::kWrite;
   command.page_values.clear();
   command.first_lpn = 0;
   command.pages = 0;
@@ -308,20 +318,24 @@ void HostModel::submit(Stream& stream, const HostRequest& request) {
         }
       }
       break;
-    case HostOp::kFlush: break;
+    case HostOp::kFlush:
+      if (config_.oracle) command.flush_id = oracle_.begin_flush();
+      break;
   }
 
   ++stream.outstanding;
   stream.max_outstanding = std::max(stream.max_outstanding, stream.outstanding);
   ++stream.submitted;
   ++outstanding_;
-  ++phase_requests_;
-  phase_bytes_ += command.bytes;
   const uint64_t now = now_ps();
-  stats_.submitted(now);
+  if (&stream != &verify_stream_) {
+    ++phase_requests_;
+    phase_bytes_ += command.bytes;
+    stats_.submitted(now);
+  }
   if (wave_outstanding_) waves_->set(*wave_outstanding_, outstanding_, now);
-  hic_.submit(stream.queue,
-              HostCommand{host_tag, request.op, request.first_sector, request.sector_count});
+  hic_.submit(stream.queue, HostCommand{host_tag, request.op, request.first_sector,
+                                        request.sector_count, command.fua});
 }
 
 HostModel::Command& HostModel::command(uint32_t host_tag, const char* what) {
@@ -342,7 +356,14 @@ void HostModel::read_data(uint32_t host_tag, uint32_t lpn, const data_tag_t& tag
   if (!config_.oracle || failed_) return;
   const std::optional<std::string> problem =
       oracle_.check(lpn, read.page_values.at(lpn - read.first_lpn), tag);
-  if (problem) {
+  if (read.stream == &verify_stream_) {
+    stats_.verified(!problem);
+    if (problem) {
+      log::error(*this, "{}", *problem);
+      ++verify_failures_;
+      if (!verify_failure_) verify_failure_ = *problem;
+    }
+  } else if (problem) {
     fail(Failure::kIntegrity,
          fmt::format("{} (a read of {} page(s) from LPN {} by {}, submitted at {} ps)", *problem,
                      read.pages, read.first_lpn, read.stream->where, read.submit_ps));
@@ -363,10 +384,22 @@ void HostModel::completed(uint32_t host_tag, uint8_t status) {
       lpns_being_written_.erase(lpn);
       const bool versioned =
           done.op == HostOp::kWrite || (lpn >= done.trim_first && lpn < done.trim_end);
-      if (config_.oracle && versioned) oracle_.complete(lpn);
+      if (config_.oracle && versioned) oracle_.complete(lpn, done.fua && ok);
     }
   }
-  stats_.completed(done.op, done.bytes, now - done.submit_ps, ok, now);
+  if (done.op == HostOp::kFlush && config_.oracle && ok) oracle_.complete_flush(done.flush_id);
+  if (done.stream != &verify_stream_) {
+    stats_.completed(done.op, done.bytes, now - done.submit_ps, ok, now);
+  } else if (!ok) {
+    // A guaranteed page that cannot be read is lost as well.
+    stats_.verified(false);
+    ++verify_failures_;
+    if (!verify_failure_) {
+      verify_failure_ = fmt::format("integrity check failed: LPN {}: the read of its guaranteed "
+                                    "version failed with status {}",
+                                    done.first_lpn, status);
+    }
+  }
   --done.stream->outstanding;
   --outstanding_;
   done.busy = false;
@@ -378,6 +411,30 @@ void HostModel::completed(uint32_t host_tag, uint8_t status) {
     waves_->set(*wave_completion_pulse_, 0, now + kPulsePs);
   }
   wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+uint64_t HostModel::verify_guaranteed() {
+  const std::vector<uint32_t> lpns = oracle_.guaranteed_lpns();
+  log::info(*this, "verifying the {} LPN(s) with a guaranteed version", lpns.size());
+  verify_failure_.reset();
+  verify_failures_ = 0;
+  size_t next = 0;
+  while (!failed_ && (next < lpns.size() || verify_stream_.outstanding != 0)) {
+    while (next < lpns.size() &&
+           verify_stream_.outstanding < verify_stream_.config.queue_depth) {
+      const uint32_t lpn = lpns[next++];
+      submit(verify_stream_,
+             HostRequest{HostOp::kRead, uint64_t{lpn} * sectors_per_page_, sectors_per_page_});
+    }
+    wait(wake_event_);
+  }
+  log::info(*this, "verification: {} LPN(s) read, {} failure(s)", next, verify_failures_);
+  if (verify_failure_) {
+    fail(Failure::kIntegrity,
+         fmt::format("{} (the verification after a power loss; {} failure(s) in {} LPN(s))",
+                     *verify_failure_, verify_failures_, lpns.size()));
+  }
+  return verify_failures_;
 }
 
 void HostModel::fail(Failure failure, const std::string& message) {
@@ -396,7 +453,9 @@ void HostModel::report(nlohmann::json& out) const {
   out = stats_.to_json();
   out["oracle"] = {{"enabled", config_.oracle},
                    {"pages_checked", oracle_.pages_checked()},
-                   {"lpns_tracked", oracle_.lpns_tracked()}};
+                   {"lpns_tracked", oracle_.lpns_tracked()},
+                   {"power_loss_protection", config_.power_loss_protection},
+                   {"power_losses", oracle_.power_losses()}};
   out["capacity_bytes"] = config_.capacity_bytes;
   out["commands_completed"] = stats_.commands_completed();
   out["workload_done"] = done_;

@@ -17,6 +17,9 @@
 //   page a read returns (integrity_oracle.h has the rule). With host.oracle off, versions are
 //   not tracked: every page written carries version 1 and reads are not checked.
 // - Latency is measured from submission (the doorbell) to the completion's arrival.
+// - Durability: writes flagged FUA and flushes tell the oracle what is guaranteed to survive a
+//   power loss (integrity_oracle.h); after one, verify_guaranteed() reads every guaranteed LPN
+//   back.
 #pragma once
 
 #include <cstdint>
@@ -73,11 +76,22 @@ class HostModel : public sc_core::sc_module, public HicHost {
   bool done() const { return done_; }
   const HostStats& stats() const { return stats_; }
   const IntegrityOracle& oracle() const { return oracle_; }
+  IntegrityOracle& oracle() { return oracle_; }
   uint64_t commands_completed() const { return stats_.commands_completed(); }
   // Commands of one stream outstanding now, the most it ever had, and its commands submitted.
   uint32_t stream_outstanding(size_t phase, size_t stream) const;
   uint32_t stream_max_outstanding(size_t phase, size_t stream) const;
   uint64_t stream_submitted(size_t phase, size_t stream) const;
+
+  // The verification after a power loss, once the controller is ready again: reads every LPN
+  // with a guaranteed version (IntegrityOracle::guaranteed_lpns), one page per command in LPN
+  // order, keeping up to the workload's largest queue depth outstanding on queue 0, and checks
+  // each by the oracle's rule (the recovery rule for LPNs not written since the cut). Counts the
+  // pages and failures in the host statistics (not in a phase's); logs each failure, and after
+  // the pass reports the first through the failure handler (kIntegrity) with the count. Blocks:
+  // call it from a SystemC thread, with no command of the workload outstanding. Returns the
+  // failures.
+  uint64_t verify_guaranteed();
 
   // The run ended (at `now_ps`, its final time): closes the statistics of a phase it cut short.
   void end_of_run(uint64_t now_ps);
@@ -116,6 +130,8 @@ class HostModel : public sc_core::sc_module, public HicHost {
     HostOp op = HostOp::kRead;
     uint32_t first_lpn = 0;
     uint32_t pages = 0;
+    bool fua = false;
+    uint64_t flush_id = 0;  // flushes: the oracle's id
     uint64_t bytes = 0;
     uint64_t submit_ps = 0;
     // Per page: writes the version written, reads the oracle snapshot at submission.
@@ -145,6 +161,10 @@ class HostModel : public sc_core::sc_module, public HicHost {
   uint64_t device_sectors_;
   uint32_t sectors_per_page_;
   std::vector<Phase> phases_;
+  // The verification's reads (verify_guaranteed): a stream outside the phases.
+  Stream verify_stream_;
+  std::optional<std::string> verify_failure_;  // the first failure of the running verification
+  uint64_t verify_failures_ = 0;
   std::vector<Command> commands_;
   std::vector<uint32_t> free_tags_;
   std::unordered_set<uint32_t> lpns_being_written_;

@@ -226,7 +226,9 @@ nlohmann::json HostStats::to_json() const {
          {"ops", std::move(ops)},
          {"timeseries", {{"columns", std::move(columns)}, {"rows", std::move(rows)}}}});
   }
-  return {{"phases", std::move(phases)}};
+  return {{"phases", std::move(phases)},
+          {"verification",
+           {{"pages", verified_pages_}, {"failures", verification_failures_}}}};
 }
 
 void HostStats::write_latency_csv(std::ostream& out) const {

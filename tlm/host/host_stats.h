@@ -64,6 +64,14 @@ class HostStats {
   // run ended inside it.
   void end_phase(uint64_t now_ps, bool finished);
   bool in_phase() const { return in_phase_; }
+  // A page read back by the verification after a power loss (HostModel::verify_guaranteed),
+  // `ok` when the oracle accepted it.
+  void verified(bool ok) {
+    ++verified_pages_;
+    verification_failures_ += ok ? 0 : 1;
+  }
+  uint64_t verified_pages() const { return verified_pages_; }
+  uint64_t verification_failures() const { return verification_failures_; }
 
   const std::vector<Phase>& phases() const { return phases_; }
   uint64_t commands_completed() const { return commands_completed_; }
@@ -72,7 +80,7 @@ class HostStats {
   // {"phases": [{name, start_ps, end_ps, finished, duration_s, commands, errors, bytes, iops,
   //   bandwidth_mb_s, queue_occupancy: {mean, max}, ops: {read: {commands, bytes, errors, iops,
   //   bandwidth_mb_s, latency_ns: {mean, min, p50, p99, p99.9, p99.99, max, buckets}}, ...},
-  //   timeseries: {columns, rows}}]}; MB are 10^6 bytes.
+  //   timeseries: {columns, rows}}], verification: {pages, failures}}; MB are 10^6 bytes.
   nlohmann::json to_json() const;
   // phase,op,lower_ns,upper_ns,count: every non-empty histogram bucket.
   void write_latency_csv(std::ostream& out) const;
@@ -91,6 +99,8 @@ class HostStats {
   uint64_t outstanding_ = 0;
   uint64_t last_change_ps_ = 0;
   uint64_t commands_completed_ = 0;
+  uint64_t verified_pages_ = 0;
+  uint64_t verification_failures_ = 0;
 };
 
 // "read", "write", "trim", "flush".

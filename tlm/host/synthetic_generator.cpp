@@ -12,6 +12,12 @@ namespace ssdvp::host {
 namespace {
 
 bool is_fraction(double value) { return value >= 0.0 && value <= 1.0; }
+
+// The FUA draws' seed, independent of the stream's own sequence.
+uint64_t fua_seed(uint64_t seed) {
+  uint64_t state = seed ^ 0x46554121u;  // "FUA!"
+  return splitmix64(state);
+}
 bool is_open_fraction(double value) { return value > 0.0 && value < 1.0; }
 
 // Throws the error of a stream field: "stream 'name': key: problem".
@@ -64,8 +70,11 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
       align_(stream.align_bytes),
       read_fraction_(stream.read_fraction),
       trim_fraction_(stream.trim_fraction),
+      fua_fraction_(stream.fua_fraction),
+      fsync_writes_(stream.fsync_writes),
       hot_access_fraction_(stream.hot_access_fraction),
-      rng_(seed) {
+      rng_(seed),
+      fua_rng_(fua_seed(seed)) {
   const auto fail = [&](const char* key, const std::string& problem) {
     fail_field(stream, key, problem);
   };
@@ -87,6 +96,9 @@ SyntheticGenerator::SyntheticGenerator(const StreamConfig& stream, uint64_t devi
   }
   if (!is_fraction(trim_fraction_)) {
     fail("trim_fraction", fmt::format("{} is not in [0, 1]", trim_fraction_));
+  }
+  if (!is_fraction(fua_fraction_)) {
+    fail("fua_fraction", fmt::format("{} is not in [0, 1]", fua_fraction_));
   }
 
   if (stream.sizes.empty()) fail("sizes", "no request size given");
@@ -439,7 +451,17 @@ uint64_t SyntheticGenerator::draw_write_start(uint64_t size_bytes) {
 
 std::optional<HostRequest> SyntheticGenerator::next() {
   HostRequest request;
+  if (fsync_writes_ != 0 && writes_since_flush_ == fsync_writes_) {
+    writes_since_flush_ = 0;
+    request.op = HostOp::kFlush;
+    return request;
+  }
   request.op = draw_op();
+  if (request.op == HostOp::kWrite) {
+    ++writes_since_flush_;
+    // Drawn only with a FUA share, from a generator of its own: the requests stay the same.
+    request.fua = fua_fraction_ != 0.0 && fua_rng_.unit() < fua_fraction_;
+  }
   const uint64_t size =
       draw_weighted(request.op == HostOp::kRead ? read_size_cumulative_ : size_cumulative_);
   const uint64_t start =

@@ -33,7 +33,10 @@
 // write (the default) draw nothing: the stream is the pattern's alone.
 // Op mix: a request is a trim with probability trim_fraction, else a read with probability
 // read_fraction, else a write. Size: drawn from `sizes` with probability weight / sum of weights.
-// Every draw comes from one Random (tlm/system/random.h) seeded by `seed`: a stream is deterministic.
+// Durability: a write is flagged FUA with probability fua_fraction (drawn from a generator of its
+// own, so the requests are the same for any share); with fsync_writes = N, a flush follows every
+// N writes (fio's fsync=N), a request of the stream like any other.
+// Every other draw comes from one Random (tlm/system/random.h) seeded by `seed`: a stream is deterministic.
 #pragma once
 
 #include <cstdint>
@@ -99,6 +102,9 @@ class SyntheticGenerator : public RequestSource {
   uint64_t align_;
   double read_fraction_;
   double trim_fraction_;
+  double fua_fraction_;
+  uint64_t fsync_writes_;
+  uint64_t writes_since_flush_ = 0;
   double hot_access_fraction_;
   std::vector<std::pair<uint64_t, double>> size_cumulative_;  // size, cumulative probability
   std::vector<std::pair<uint64_t, double>> read_size_cumulative_;  // reads', likewise
@@ -112,6 +118,7 @@ class SyntheticGenerator : public RequestSource {
   uint64_t hot_slots_ = 0;
   uint64_t sequential_next_ = 0;
   Random rng_;
+  Random fua_rng_;
   std::optional<ZipfSampler> zipf_;
   std::optional<RankScatter> scatter_;
   std::optional<OltpDatabase> oltp_;

@@ -16,7 +16,8 @@
 //             Only action Q (queued) or D (issued) lines are requests, and only the one of the
 //             two that the trace shows first, so an I/O traced at both points counts once. RWBS:
 //             a leading F (pre-flush) and then D (discard: trim), W (write), R (read) or N (no
-//             data: a flush when the leading F is there, else not a request). Lines that do not
+//             data: a flush when the leading F is there, else not a request); an F after W
+//             (FUA) makes the write a FUA write. Lines that do not
 //             start with a maj,min device (blkparse's summary) are not requests.
 //   fiu       FIU (SRCMap, I/O deduplication traces):
 //             `ts_ns pid process lba size_blocks R|W major minor md5` (512-byte blocks); the
@@ -49,6 +50,7 @@ struct TraceRecord {
   HostOp op = HostOp::kRead;
   uint64_t start_byte = 0;
   uint64_t byte_count = 0;        // 0 for a flush
+  bool fua = false;               // a write with force unit access (blkparse only)
 };
 
 // A malformed line: the message is the reason, with what was expected.

@@ -104,6 +104,7 @@ std::optional<HostRequest> TraceReplay::read_request() {
 HostRequest TraceReplay::to_request(const TraceRecord& record) {
   HostRequest request;
   request.op = record.op;
+  request.fua = record.fua;
 
   if (stream_.follow_timestamps) {
     if (!seen_first_) {

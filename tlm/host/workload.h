@@ -19,6 +19,7 @@ struct HostRequest {
   uint64_t first_sector = 0;
   uint32_t sector_count = 0;  // > 0 except for flush
   uint64_t arrival_ps = 0;    // trace replay that follows timestamps: when to submit
+  bool fua = false;           // writes: force unit access (complete once on the NAND)
 };
 
 // One stream of a phase. The fields that describe the generator or the trace are the
@@ -30,6 +31,8 @@ struct StreamConfig {
   std::string pattern = "random";  // sequential | random | zipf | hotcold | oltp | profile
   double read_fraction = 0.0;      // share of reads among reads and writes
   double trim_fraction = 0.0;      // share of trims among all requests
+  double fua_fraction = 0.0;       // share of writes flagged FUA
+  uint64_t fsync_writes = 0;       // a flush after every this many writes (fio's fsync); 0 = none
   std::vector<std::pair<uint64_t, double>> sizes = {{4096, 1.0}};  // bytes -> weight
   std::vector<std::pair<uint64_t, double>> read_sizes;  // reads' sizes if not empty, else sizes
   double zipf_alpha = 0.9;           // zipf, and oltp's warm pool; 0 = uniform

@@ -132,6 +132,9 @@ struct HostConfig {
   uint32_t max_commands = 128;     // HIC command slots the firmware may hold at once
   HostLinkConfig link;
   bool oracle = true;              // check every read against the versions written
+  // The device has power-loss protection (ftl.plp > 0): the oracle guarantees every completed
+  // write at once. Derived by the SoC, not a scenario key.
+  bool power_loss_protection = false;
   uint64_t stats_interval_ps = 1'000'000'000;  // timeseries.csv interval
 };
 
