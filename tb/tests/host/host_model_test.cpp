@@ -1,6 +1,6 @@
 // The host model against a HIC served by a C++ stand-in for the firmware: queue-depth limits,
-// trace timestamps, phases and their statistics, write serialization, phase limits, and the
-// oracle catching a stale read.
+// trace timestamps, phases and their statistics, write serialization, phase limits, the
+// oracle catching a stale read, FUA and fsync keys, and the verification after a power loss.
 //
 // Times: the bench link is PCIe Gen3 x1 with 100 ns of latency (a 64-byte command takes 65 ns
 // on the wire) and SRAM accesses take 10 ns.
@@ -47,6 +47,9 @@ class FakeFirmware {
 
   std::vector<Seen> commands;        // every command event, when it was seen
   uint32_t max_writes_of_lpn3 = 0;   // writes of LPN 3 the firmware held at once
+
+  // What reads of `lpn` return from now on (a power loss losing or keeping data).
+  void set_version(uint32_t lpn, uint32_t version) { versions_[lpn] = version; }
 
  private:
   uint32_t slot(const hic_event_t& event, uint32_t page) const {
@@ -470,6 +473,123 @@ TEST(HostModel, ABadCapacityMultipleIsRejectedNamingThePhase) {
   workload.phases.push_back(phase);
   EXPECT_EQ(construction_error(workload),
             "workload.phases[0].capacity_multiple: -2 is not a number >= 0");
+}
+
+}  // namespace
+}  // namespace ssdvp::test
+
+namespace ssdvp::test {
+namespace {
+
+TEST(HostModel, FuaShareAndFsyncFlagWritesAndAddFlushes) {
+  HicBench bench("bench", bench_host_config(), kSramPs, false);
+  FakeFirmware firmware(bench, sc_core::sc_time(1, sc_core::SC_US));
+  host::StreamConfig durable = stream("durable", 1);
+  durable.pattern = "random";
+  durable.fua_fraction = 0.5;
+  durable.fsync_writes = 4;
+  host::StreamConfig plain = stream("plain", 1);
+  plain.pattern = "random";
+  host::WorkloadConfig workload;
+  workload.phases.push_back({"durable", 50, 0, 0, {durable}});
+  workload.phases.push_back({"plain", 20, 0, 0, {plain}});
+  HostModel model("host", bench_host_config(), workload, 1, bench.hic, nullptr);
+  Outcome outcome;
+  watch(model, outcome);
+  sc_core::sc_start();
+  ASSERT_TRUE(outcome.done) << (outcome.failure ? outcome.failure->second : "not done");
+  ASSERT_EQ(firmware.commands.size(), 70u);
+  size_t fua = 0;
+  for (size_t i = 0; i < 50; ++i) {
+    const hic_event_t& event = firmware.commands[i].event;
+    // At queue depth 1 the commands arrive in order: four writes, then a flush.
+    EXPECT_EQ(event.op, i % 5 == 4 ? HIC_OP_FLUSH : HIC_OP_WRITE) << "command " << i;
+    if ((event.flags & HIC_CMD_FUA) != 0) {
+      EXPECT_EQ(event.op, HIC_OP_WRITE);
+      ++fua;
+    }
+  }
+  EXPECT_GT(fua, 10u);  // half of 40 writes, drawn
+  EXPECT_LT(fua, 30u);
+  for (size_t i = 50; i < 70; ++i) {
+    const hic_event_t& event = firmware.commands[i].event;
+    EXPECT_EQ(event.op, HIC_OP_WRITE);
+    EXPECT_EQ(event.flags & HIC_CMD_FUA, 0u);
+  }
+}
+
+// Writes LPN 1 and 2, a flush, LPN 2 again and LPN 3 with FUA: LPN 1 and 2 are guaranteed at
+// version 1, LPN 3 at version 1; LPN 2's version 2 may or may not survive.
+struct Verification {
+  uint64_t failures = 0;
+  Outcome outcome;
+  uint64_t pages = 0;
+  uint64_t stats_failures = 0;
+};
+
+Verification verify_after_cut(const std::function<void(FakeFirmware&)>& lose) {
+  HicBench bench("bench", bench_host_config(), kSramPs, false);
+  FakeFirmware firmware(bench, sc_core::sc_time(1, sc_core::SC_US));
+  host::WorkloadConfig workload;
+  workload.phases.push_back({"durable", 0, 0, 0, {stream("s", 1, true)}});
+  HostRequest fua_write = page_request(HostOp::kWrite, 3);
+  fua_write.fua = true;
+  HostModel model("host", bench_host_config(), workload, 1, bench.hic, nullptr,
+                  scripts({{"s", [fua_write] {
+                              return ScriptedSource({page_request(HostOp::kWrite, 1),
+                                                     page_request(HostOp::kWrite, 2),
+                                                     HostRequest{HostOp::kFlush, 0, 0, 0},
+                                                     page_request(HostOp::kWrite, 2),
+                                                     fua_write},
+                                                    false);
+                            }}}));
+  Verification result;
+  watch(model, result.outcome);
+  sc_core::sc_event done;
+  model.on_done([&](const std::string& summary) {
+    result.outcome.done = summary;
+    done.notify();
+  });
+  sc_core::sc_spawn([&] {
+    wait(done);
+    model.oracle().power_lost();
+    lose(firmware);
+    result.failures = model.verify_guaranteed();
+  });
+  sc_core::sc_start();
+  result.pages = model.stats().verified_pages();
+  result.stats_failures = model.stats().verification_failures();
+  return result;
+}
+
+TEST(HostModel, TheVerificationReadsEveryGuaranteedLpnBack) {
+  const Verification kept = verify_after_cut([](FakeFirmware& firmware) {
+    firmware.set_version(2, 1);  // the unflushed version 2 is lost: allowed
+  });
+  ASSERT_TRUE(kept.outcome.done);
+  EXPECT_FALSE(kept.outcome.failure) << kept.outcome.failure->second;
+  EXPECT_EQ(kept.pages, 3u);  // LPNs 1, 2 and 3
+  EXPECT_EQ(kept.failures, 0u);
+  EXPECT_EQ(kept.stats_failures, 0u);
+}
+
+TEST(HostModel, TheVerificationReportsALostGuaranteedWrite) {
+  const Verification lost = verify_after_cut([](FakeFirmware& firmware) {
+    firmware.set_version(3, 0);  // the FUA write is gone
+    firmware.set_version(1, 0);  // and the flushed one
+  });
+  EXPECT_EQ(lost.pages, 3u);
+  EXPECT_EQ(lost.failures, 2u);
+  EXPECT_EQ(lost.stats_failures, 2u);
+  ASSERT_TRUE(lost.outcome.failure);
+  EXPECT_EQ(lost.outcome.failure->first, HostModel::Failure::kIntegrity);
+  EXPECT_NE(lost.outcome.failure->second.find(
+                "LPN 1: expected version 1 after a power loss, operation 1 guaranteed, found "
+                "version 0"),
+            std::string::npos)
+      << lost.outcome.failure->second;
+  EXPECT_NE(lost.outcome.failure->second.find("2 failure(s) in 3 LPN(s)"), std::string::npos)
+      << lost.outcome.failure->second;
 }
 
 }  // namespace
