@@ -32,10 +32,12 @@ bool wb_init(write_buffer_t *wb, uint32_t slot_count, uint32_t page_bytes, bool 
   return true;
 }
 
-/* 1 for a slot counted in fua_ready: each change of its state, filling or flags keeps the
- * count. */
-static inline uint32_t fua_ready(const wb_slot_t *slot) {
-  return slot->state == WB_SLOT_DIRTY && slot->filling == 0 && (slot->flags & WB_ENTRY_FUA) != 0;
+/* Adds `change` (1 or -1) to fua_ready if `slot` counts there: each change of a slot's state,
+ * filling or flags keeps the count. The flag comes first: other writes pay one test. */
+static inline void count_fua(write_buffer_t *wb, const wb_slot_t *slot, uint32_t change) {
+  if ((slot->flags & WB_ENTRY_FUA) != 0 && slot->state == WB_SLOT_DIRTY && slot->filling == 0) {
+    wb->fua_ready += change;
+  }
 }
 
 static uint32_t slot_index(const write_buffer_t *wb, const list_node_t *node) {
@@ -122,7 +124,7 @@ uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint
   }
   if (absorbed) {
     wb_slot_t *rewritten = &wb->slots[newest];
-    wb->fua_ready -= fua_ready(rewritten); /* filling again */
+    count_fua(wb, rewritten, (uint32_t)-1); /* filling again */
     if (rewritten->state == WB_SLOT_CLEAN) {
       list_remove(&rewritten->link);
       list_push_front(&wb->dirty_lru, &rewritten->link);
@@ -151,7 +153,7 @@ uint32_t wb_write(write_buffer_t *wb, uint32_t lpn, uint32_t request_pages, uint
 
 void wb_filled(write_buffer_t *wb, uint32_t slot) {
   wb->slots[slot].filling = 0;
-  wb->fua_ready += fua_ready(&wb->slots[slot]);
+  count_fua(wb, &wb->slots[slot], 1u);
 }
 
 uint32_t wb_rewrite(write_buffer_t *wb, uint32_t lpn) {
@@ -193,7 +195,7 @@ bool wb_dirty_all_eligible(const write_buffer_t *wb) {
 
 void wb_start_program(write_buffer_t *wb, uint32_t slot) {
   wb_slot_t *programmed = &wb->slots[slot];
-  wb->fua_ready -= fua_ready(programmed);
+  count_fua(wb, programmed, (uint32_t)-1);
   list_remove(&programmed->link);
   programmed->state = WB_SLOT_PROGRAMMING;
   --wb->dirty_count;
@@ -205,12 +207,12 @@ void wb_requeue(write_buffer_t *wb, uint32_t slot) {
   wb->slots[slot].state = WB_SLOT_DIRTY;
   list_push_back(&wb->dirty_lru, &wb->slots[slot].link);
   ++wb->dirty_count;
-  wb->fua_ready += fua_ready(&wb->slots[slot]);
+  count_fua(wb, &wb->slots[slot], 1u);
 }
 
 void wb_release(write_buffer_t *wb, uint32_t slot) {
   wb_slot_t *released = &wb->slots[slot];
-  wb->fua_ready -= fua_ready(released);
+  count_fua(wb, released, (uint32_t)-1);
   if (released->state == WB_SLOT_DIRTY) {
     list_remove(&released->link);
     --wb->dirty_count;

@@ -987,11 +987,57 @@ TEST_P(FtlScheme, PartialPagesMergeWithOldData) {
   EXPECT_GT(phase(run, 1)["partial_page_merges"].get<uint64_t>(), 0u);
 }
 
+// FUA writes, flushes every few writes, trims and partial pages: every read checks clean, and
+// the FUA writes went through forced programs.
+TEST_P(FtlScheme, FuaWritesAndFlushesReadBackClean) {
+  const uint64_t set = 8 << 20;
+  const E2eRun run = run_scenario(
+      "fua",
+      device_yaml(GetParam()) +
+          fill_then_verify(set, stream_phase("durable", requests(2000),
+                                             fmt::format("pattern: random, read_fraction: 0.4, "
+                                                         "trim_fraction: 0.1, fua_fraction: 0.3, "
+                                                         "fsync: 8, sizes: {{4KiB: 1, 8KiB: 2, "
+                                                         "32KiB: 1}}, align: 4KiB, "
+                                                         "queue_depth: 8, working_set: {}",
+                                                         set))));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_GT(phase(run, 1)["host_fua_writes"].get<uint64_t>(), 0u);
+  EXPECT_GT(phase(run, 1)["cache"]["fua_programs"].get<uint64_t>(), 0u);
+  EXPECT_GT(run.stats["host"]["phases"][1]["ops"]["flush"]["commands"].get<uint64_t>(), 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Schemes, FtlScheme,
                          testing::Values("ideal", "dftl", "tpftl", "sftl", "leaftl",
                                          "leaftl_g16", "rqftl", "rqftl_2h"));
 
 // ---- Once for the FTL -----------------------------------------------------------------------
+
+// A FUA write completes only once its page is programmed: at queue depth 1 each one (a page,
+// aligned) waits for a program of its own (t_prog at least), while plain writes complete from
+// the buffer.
+TEST(FtlFua, AFuaWriteCompletesOnlyAfterItsProgram) {
+  const uint64_t set = 4 << 20;
+  const std::string writes = fmt::format(
+      "pattern: random, size: 8KiB, align: 8KiB, queue_depth: 1, working_set: {}{{}}", set);
+  const E2eRun run = run_scenario(
+      "fua_latency",
+      device_yaml("dftl") + "workload:\n  phases:\n" + fill_phase(set) +
+          stream_phase("fua", requests(100), fmt::format(fmt::runtime(writes), ", fua_fraction: 1")) +
+          stream_phase("plain", requests(100), fmt::format(fmt::runtime(writes), "")) +
+          verify_phase(set),
+      "--set nand.t_prog=1ms");
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  constexpr uint64_t kProgNs = 1'000'000;
+  const nlohmann::json& fua = run.stats["host"]["phases"][1]["ops"]["write"]["latency_ns"];
+  const nlohmann::json& plain = run.stats["host"]["phases"][2]["ops"]["write"]["latency_ns"];
+  EXPECT_GE(fua["min"].get<double>(), kProgNs);
+  EXPECT_LT(plain["p50"].get<double>(), kProgNs);
+  EXPECT_EQ(phase(run, 1)["host_fua_writes"], 100u);
+  EXPECT_EQ(phase(run, 1)["cache"]["fua_programs"], 100u);  // one forced program each
+  EXPECT_EQ(phase(run, 2)["host_fua_writes"], 0u);
+  EXPECT_EQ(phase(run, 2)["cache"]["fua_programs"], 0u);
+}
 
 TEST(FtlWearLevelling, StaticWearLevellingBoundsTheSpread) {
   constexpr uint32_t kSpread = 6;
