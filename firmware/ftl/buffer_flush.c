@@ -230,7 +230,7 @@ static __attribute__((noinline)) void program_wordlines(bool force) {
 
 void buffer_flush_program(bool force) {
   /* A FUA write waits for its program: the buffered pages go now, a partial wordline padded. */
-  force |= ftl_core.wb.fua_ready != 0;
+  force |= ftl_core.wb.fua_ready != 0 && host_pipeline_fua_due();
   if (force || flush.refresh_due || programs_due(&ftl_core.wb)) {
     uint32_t outer = job_kind_enter(JOB_KIND_FLUSH);
     program_wordlines(force);

@@ -22,7 +22,8 @@ uint8_t *buffer_flush_filler_page(void);
 void buffer_flush_register_metrics(void);
 
 /* Programs whole wordlines from the write buffer; with `force`, or while a FUA write's page is
- * in the buffer ready (write_buffer_t.fua_ready), a last partial one (padded). */
+ * in the buffer ready (write_buffer_t.fua_ready) and FUA programs are due
+ * (host_pipeline_fua_due), a last partial one (padded). */
 void buffer_flush_program(bool force);
 
 /* A host read of `lpn` from a page of `page_type` is being issued: whether the grouping policy

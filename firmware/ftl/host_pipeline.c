@@ -56,6 +56,7 @@ typedef struct command {
   uint32_t pages;
   uint32_t next_page;
   uint32_t pages_done;
+  uint32_t pages_buffered; /* FUA writes: pages in the write buffer, programmed or not */
   uint32_t status;
   uint64_t arrival; /* timer ticks, when a policy hears completions */
   map_request_t request;
@@ -99,6 +100,8 @@ static struct {
   uint32_t free_request_count;
   uint32_t next_sequence;  /* dispatch order of the next page request */
   uint32_t buffer_waiters; /* write requests queued for a buffer slot (waiting or woken) */
+  /* FUA writes with every page in the buffer, not yet all programmed: their programs are due. */
+  uint32_t fua_commands_buffered;
   hash_table_t lpn_tail; /* LPN -> the last request queued on it */
 
   uint8_t *read_slots; /* read_slot_count pages (ftl.read_slots) */
@@ -472,6 +475,10 @@ static void transfer_done(const hic_event_t *event) {
   if ((ftl_core.wb.slots[slot].flags & WB_ENTRY_FUA) != 0) {
     /* A FUA page finishes once programmed (host_pipeline_fua_programmed); until then later
      * requests of its LPN wait behind it, so nothing rewrites or trims its slot. */
+    command_t *command = &pipeline.commands[request->cmd_id];
+    if (++command->pages_buffered == command->pages) {
+      ++pipeline.fua_commands_buffered;
+    }
     return;
   }
   finish_request(request);
@@ -480,7 +487,18 @@ static void transfer_done(const hic_event_t *event) {
 void host_pipeline_fua_programmed(uint32_t slot) {
   /* Its mapping update follows (buffer_flush.c) and is not persisted before the completion:
    * after a power loss, recovery finds the page by its OOB. */
-  finish_request(&pipeline.requests[pipeline.wb_slot_owner[slot]]);
+  page_request_t *request = &pipeline.requests[pipeline.wb_slot_owner[slot]];
+  const command_t *command = &pipeline.commands[request->cmd_id];
+  finish_request(request);
+  if (command->pages_done == command->pages) {
+    --pipeline.fua_commands_buffered; /* completed */
+  }
+}
+
+bool host_pipeline_fua_due(void) {
+  /* With every page request held, a FUA write longer than the pool cannot get all its pages in:
+   * its programs are due as well. */
+  return pipeline.fua_commands_buffered != 0 || pipeline.free_request_count == 0;
 }
 
 static bool page_is_partial(const command_t *command, uint32_t page) {
@@ -555,6 +573,7 @@ static void new_command(const hic_event_t *event) {
   command->pages = event->pages;
   command->next_page = 0;
   command->pages_done = 0;
+  command->pages_buffered = 0;
   command->status = HIC_STATUS_OK;
   if (policy_heard(POLICY_REQUEST_COMPLETED)) {
     command->arrival = timer_now();
@@ -698,6 +717,7 @@ bool host_pipeline_init(const hic_geometry_t *host, arena_t *arena) {
   pipeline.flush_waits = false;
   pipeline.next_sequence = 0;
   pipeline.buffer_waiters = 0;
+  pipeline.fua_commands_buffered = 0;
   for (uint32_t i = 0; i < pipeline.request_count; ++i) {
     pipeline.requests[i].task.run = run_request;
     pipeline.requests[i].task.kind = JOB_KIND_HOST;

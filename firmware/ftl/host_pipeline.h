@@ -37,6 +37,11 @@ void host_pipeline_advance_flush(void);
 /* The page of a FUA write in write-buffer `slot` is programmed: its request finishes. */
 void host_pipeline_fua_programmed(uint32_t slot);
 
+/* The buffered pages of FUA writes are to be programmed now: a FUA write has all its pages in
+ * the buffer (or cannot get the rest in). Until then its pages wait, so that a write of several
+ * pages, arriving one by one, takes one forced program, not one each. */
+bool host_pipeline_fua_due(void);
+
 /* Host commands completed since boot. */
 uint64_t host_pipeline_commands_completed(void);
 

@@ -1013,13 +1013,13 @@ INSTANTIATE_TEST_SUITE_P(Schemes, FtlScheme,
 
 // ---- Once for the FTL -----------------------------------------------------------------------
 
-// A FUA write completes only once its page is programmed: at queue depth 1 each one (a page,
-// aligned) waits for a program of its own (t_prog at least), while plain writes complete from
-// the buffer.
+// A FUA write completes only once its pages are programmed: at queue depth 1 each one (two
+// pages, aligned) waits for a program of its own (t_prog at least), one for both pages, while
+// plain writes complete from the buffer.
 TEST(FtlFua, AFuaWriteCompletesOnlyAfterItsProgram) {
   const uint64_t set = 4 << 20;
   const std::string writes = fmt::format(
-      "pattern: random, size: 8KiB, align: 8KiB, queue_depth: 1, working_set: {}{{}}", set);
+      "pattern: random, size: 16KiB, align: 16KiB, queue_depth: 1, working_set: {}{{}}", set);
   const E2eRun run = run_scenario(
       "fua_latency",
       device_yaml("dftl") + "workload:\n  phases:\n" + fill_phase(set) +
@@ -1034,9 +1034,29 @@ TEST(FtlFua, AFuaWriteCompletesOnlyAfterItsProgram) {
   EXPECT_GE(fua["min"].get<double>(), kProgNs);
   EXPECT_LT(plain["p50"].get<double>(), kProgNs);
   EXPECT_EQ(phase(run, 1)["host_fua_writes"], 100u);
+  EXPECT_EQ(phase(run, 1)["host_write_pages"], 200u);
   EXPECT_EQ(phase(run, 1)["cache"]["fua_programs"], 100u);  // one forced program each
   EXPECT_EQ(phase(run, 2)["host_fua_writes"], 0u);
   EXPECT_EQ(phase(run, 2)["cache"]["fua_programs"], 0u);
+}
+
+// A FUA write of more pages than the firmware has page requests cannot get all its pages into
+// the buffer before some are programmed: its first pages are forced out to make room (the
+// watermark, far above them, would never program them).
+TEST(FtlFua, AFuaWriteLongerThanThePageRequestPoolCompletes) {
+  const uint64_t set = 4 << 20;
+  const E2eRun run = run_scenario(
+      "fua_long",
+      device_yaml("dftl") + "dram: {size: 16MiB}\n" +
+          "ftl: {page_requests: 8, write_buffer: {pages: 64, location: dram, "
+          "flush_watermark: 90}}\n" +
+          fill_then_verify(set, stream_phase("fua", requests(20),
+                                             fmt::format("pattern: random, size: 128KiB, "
+                                                         "fua_fraction: 1, queue_depth: 2, "
+                                                         "working_set: {}",
+                                                         set))));
+  ASSERT_NO_FATAL_FAILURE(expect_clean(run));
+  EXPECT_EQ(phase(run, 1)["host_fua_writes"], 20u);
 }
 
 TEST(FtlWearLevelling, StaticWearLevellingBoundsTheSpread) {
