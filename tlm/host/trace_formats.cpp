@@ -241,7 +241,7 @@ class BlkparseParser : public TraceLineParser {
     }
     record.start_byte = blocks_to_bytes(parse_unsigned(f[7], "sector"), "sector");
     record.byte_count = blocks_to_bytes(parse_unsigned(f[9], "count"), "count");
-    record.fua = data == 'W' && rwbs.find('F', 1) != std::string_view::npos;
+    record.fua = data == 'W' && rwbs.find('F') != std::string_view::npos;  // the pre-flush F is gone
     return true;
   }
 

@@ -275,7 +275,7 @@ TEST(FioJobs, UnknownOptionsAndBadValuesNameFileLineAndTheAllowed) {
   EXPECT_TRUE(contains(unknown, "jobs/test.fio:3: filename: not a supported fio option; "
                                 "supported: rw, readwrite, bs, bssplit, iodepth, numjobs, size, "
                                 "offset, number_ios, runtime, time_based, rwmixread, "
-                                "random_distribution, ioengine, direct"))
+                                "random_distribution, ioengine, direct, fsync, fdatasync"))
       << unknown;
   expect_errors({
       {"[job]\nrw=trim\nsize=1m\n",
@@ -290,6 +290,20 @@ TEST(FioJobs, UnknownOptionsAndBadValuesNameFileLineAndTheAllowed) {
       {"[job]\nsize\n", "jobs/test.fio:2: size: has no value"},
       {"[job]\nrw=randread\nbs=8k\noffset=4k\nsize=1m\n",
        "offset: '4k' is not a multiple of the job's smallest block, 8192 bytes"},
+  });
+}
+
+TEST(FioJobs, FsyncAndFdatasyncFlushEveryNWrites) {
+  EXPECT_EQ(translate("[job]\nrw=randwrite\nsize=1m\n").streams.at(0).fsync_writes, 0u);
+  EXPECT_EQ(translate("[job]\nrw=randwrite\nfsync=8\nsize=1m\n").streams.at(0).fsync_writes,
+            8u);
+  EXPECT_EQ(
+      translate("[job]\nrw=randwrite\nfdatasync=3\nsize=1m\n").streams.at(0).fsync_writes, 3u);
+  expect_errors({
+      {"[job]\nfsync=4\nfdatasync=4\nsize=1m\n",
+       "jobs/test.fio:3: fdatasync: '4' repeats the flush interval fsync already gives; allowed "
+       "one of fsync, fdatasync"},
+      {"[job]\nfsync=x\nsize=1m\n", "jobs/test.fio:2: fsync: 'x'"},
   });
 }
 

@@ -625,5 +625,51 @@ TEST(SyntheticGenerator, BadOltpFieldsAreErrorsNamingStreamAndKey) {
   EXPECT_EQ(error_of(edges), "");
 }
 
+// ---- Durability: FUA share and flushes ---------------------------------------------------------
+
+TEST(SyntheticGenerator, AFuaShareFlagsThatShareOfWritesAndChangesNoRequest) {
+  StreamConfig plain = stream_of("random");
+  plain.read_fraction = 0.3;
+  plain.trim_fraction = 0.1;
+  StreamConfig durable = plain;
+  durable.fua_fraction = 0.25;
+  const std::vector<HostRequest> a = draw(plain, 20000);
+  const std::vector<HostRequest> b = draw(durable, 20000);
+  uint64_t writes = 0, fua = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].op, b[i].op);
+    EXPECT_EQ(a[i].first_sector, b[i].first_sector);
+    EXPECT_EQ(a[i].sector_count, b[i].sector_count);
+    EXPECT_FALSE(a[i].fua);
+    if (b[i].op == HostOp::kWrite) ++writes;
+    if (b[i].fua) {
+      EXPECT_EQ(b[i].op, HostOp::kWrite);
+      ++fua;
+    }
+  }
+  expect_binomial(fua, writes, 0.25, "FUA writes");
+  durable.fua_fraction = 1.5;
+  EXPECT_EQ(error_of(durable), "stream 's': fua_fraction: 1.5 is not in [0, 1]");
+}
+
+TEST(SyntheticGenerator, FsyncIssuesAFlushAfterEveryNWrites) {
+  StreamConfig stream = stream_of("random");
+  stream.read_fraction = 0.5;
+  stream.fsync_writes = 3;
+  uint64_t writes_since_flush = 0, flushes = 0;
+  for (const HostRequest& request : draw(stream, 5000)) {
+    if (request.op == HostOp::kFlush) {
+      EXPECT_EQ(writes_since_flush, 3u);
+      EXPECT_EQ(request.sector_count, 0u);
+      writes_since_flush = 0;
+      ++flushes;
+    } else {
+      EXPECT_LT(writes_since_flush, 3u) << "a fourth write before the flush";
+      writes_since_flush += request.op == HostOp::kWrite;
+    }
+  }
+  EXPECT_GT(flushes, 500u);
+}
+
 }  // namespace
 }  // namespace ssdvp::host

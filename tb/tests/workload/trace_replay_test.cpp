@@ -159,6 +159,21 @@ TEST_F(TraceFiles, BlkparseQueuedRequestsFlushesAndDiscards) {
   EXPECT_EQ(replay(config).size(), 3u);
 }
 
+TEST_F(TraceFiles, BlkparseMarksWritesWithAnFAfterTheOpAsFua) {
+  const std::vector<HostRequest> requests =
+      replay(stream("blkparse",
+                    "8,0 0 1 0.0 1 Q WFS 10 + 8 [a]\n"
+                    "8,0 0 2 0.1 1 Q FWS 20 + 8 [a]\n"
+                    "8,0 0 3 0.2 1 Q WS 30 + 8 [a]\n"
+                    "8,0 0 4 0.3 1 Q FWF 40 + 8 [a]\n"));
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_TRUE(requests[0].fua);
+  EXPECT_FALSE(requests[1].fua);  // a pre-flush, not FUA
+  EXPECT_FALSE(requests[2].fua);
+  EXPECT_TRUE(requests[3].fua);
+  for (const HostRequest& request : requests) EXPECT_EQ(request.op, HostOp::kWrite);
+}
+
 TEST_F(TraceFiles, BlkparseUsesDispatchesWhenTheTraceShowsThemFirst) {
   const std::vector<HostRequest> requests =
       replay(stream("blkparse",
