@@ -958,31 +958,29 @@ TEST(FtlDataCache, CleanEntriesAndAHighWatermarkServeRereadsAndRewritesFromTheBu
             reuse["cache"]["flushes"].get<uint64_t>());
 }
 
-TEST_P(FtlScheme, TrimmedPagesReadAsTrimmed) {
+// 8 MiB filled, 2000 requests of a random stream with `keys` in it (phase `name`), and all of
+// it read back, on `scheme`'s device.
+E2eRun run_random_8mib(const std::string& name, const std::string& scheme,
+                       const std::string& keys) {
   const uint64_t set = 8 << 20;
-  const E2eRun run = run_scenario(
-      "trim",
-      device_yaml(GetParam()) +
-          fill_then_verify(set, stream_phase("trim", requests(2000),
-                                             fmt::format("pattern: random, read_fraction: 0.5, "
-                                                         "trim_fraction: 0.3, sizes: {{8KiB: 1, "
-                                                         "32KiB: 1}}, queue_depth: 8, "
-                                                         "working_set: {}",
-                                                         set))));
+  return run_scenario(
+      name, device_yaml(scheme) +
+                fill_then_verify(set, stream_phase(name, requests(2000),
+                                                   fmt::format("pattern: random, {}, queue_depth: "
+                                                               "8, working_set: {}",
+                                                               keys, set))));
+}
+
+TEST_P(FtlScheme, TrimmedPagesReadAsTrimmed) {
+  const E2eRun run = run_random_8mib(
+      "trim", GetParam(), "read_fraction: 0.5, trim_fraction: 0.3, sizes: {8KiB: 1, 32KiB: 1}");
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_GT(phase(run, 1)["host_trim_pages"].get<uint64_t>(), 0u);
 }
 
 TEST_P(FtlScheme, PartialPagesMergeWithOldData) {
-  const uint64_t set = 8 << 20;
-  const E2eRun run = run_scenario(
-      "partial",
-      device_yaml(GetParam()) +
-          fill_then_verify(set, stream_phase("partial", requests(2000),
-                                             fmt::format("pattern: random, read_fraction: 0.5, "
-                                                         "sizes: {{4KiB: 2, 12KiB: 1}}, align: "
-                                                         "4KiB, queue_depth: 8, working_set: {}",
-                                                         set))));
+  const E2eRun run = run_random_8mib("partial", GetParam(),
+                                     "read_fraction: 0.5, sizes: {4KiB: 2, 12KiB: 1}, align: 4KiB");
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_GT(phase(run, 1)["partial_page_merges"].get<uint64_t>(), 0u);
 }
@@ -990,17 +988,9 @@ TEST_P(FtlScheme, PartialPagesMergeWithOldData) {
 // FUA writes, flushes every few writes, trims and partial pages: every read checks clean, and
 // the FUA writes went through forced programs.
 TEST_P(FtlScheme, FuaWritesAndFlushesReadBackClean) {
-  const uint64_t set = 8 << 20;
-  const E2eRun run = run_scenario(
-      "fua",
-      device_yaml(GetParam()) +
-          fill_then_verify(set, stream_phase("durable", requests(2000),
-                                             fmt::format("pattern: random, read_fraction: 0.4, "
-                                                         "trim_fraction: 0.1, fua_fraction: 0.3, "
-                                                         "fsync: 8, sizes: {{4KiB: 1, 8KiB: 2, "
-                                                         "32KiB: 1}}, align: 4KiB, "
-                                                         "queue_depth: 8, working_set: {}",
-                                                         set))));
+  const E2eRun run = run_random_8mib("fua", GetParam(),
+                                     "read_fraction: 0.4, trim_fraction: 0.1, fua_fraction: 0.3, "
+                                     "fsync: 8, sizes: {4KiB: 1, 8KiB: 2, 32KiB: 1}, align: 4KiB");
   ASSERT_NO_FATAL_FAILURE(expect_clean(run));
   EXPECT_GT(phase(run, 1)["host_fua_writes"].get<uint64_t>(), 0u);
   EXPECT_GT(phase(run, 1)["cache"]["fua_programs"].get<uint64_t>(), 0u);
