@@ -34,6 +34,7 @@
 #define IRQ_SRC_HIC 1u
 #define IRQ_SRC_NFC 2u
 #define IRQ_SRC_ACCEL 3u
+#define IRQ_SRC_POWER_FAIL 4u /* system controller: SYSCTRL_POWER_STATUS_FAIL */
 #define IRQ_SRC_COUNT 32u
 
 /* Harts the SoC can hold: bounded by the CLINT and interrupt-controller layouts. */

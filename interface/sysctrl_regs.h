@@ -13,6 +13,18 @@
 /* WO: a hart's trap handler met an exception it cannot handle and writes its hart id here; the
  * platform ends the run with that hart's mepc (and its symbol), mcause and mtval. */
 #define SYSCTRL_FAULT 0x24u
+/* Power: why this boot happened and how many there were, like a reset-cause register. */
+#define SYSCTRL_RESET_CAUSE 0x28u  /* RO: SYSCTRL_RESET_CAUSE_* of this boot */
+#define SYSCTRL_BOOT_COUNT 0x2Cu   /* RO: boots so far, this one included (1 at the first) */
+/* R/W1C: SYSCTRL_POWER_STATUS_FAIL is set when the supply fails with power-loss protection
+ * (ftl.plp > 0); its level is the interrupt line IRQ_SRC_POWER_FAIL. The power is cut ftl.plp
+ * after it rose, or earlier when the firmware writes SYSCTRL_POWER_READY. */
+#define SYSCTRL_POWER_STATUS 0x30u
+#define SYSCTRL_POWER_READY 0x34u  /* WO: any value: state saved, cut the power now */
+
+#define SYSCTRL_RESET_CAUSE_POWER_ON 0u   /* the first boot of the run */
+#define SYSCTRL_RESET_CAUSE_POWER_LOSS 1u /* a boot after the power was cut */
+#define SYSCTRL_POWER_STATUS_FAIL 0x1u
 
 #define SYSCTRL_ID_VALUE 0x53534456u /* "SSDV" */
 

@@ -404,6 +404,29 @@ std::vector<Parameter> build_registry() {
                        "metrics (ftl_timeseries.csv, stats.json ftl.phases[].series); 0 = none",
                        SSDVP_FIELD(soc.host.stats_interval_ps))),
 
+      // ---- Power losses (tlm/system/power_schedule.h, soc.h); ftl.plp is the firmware's ----
+      text("host.power_loss.at",
+           "cut the power at these simulated times: a comma-separated list, \"2ms, 7.5ms\" "
+           "(\"\" = none)",
+           SSDVP_FIELD(soc.host.power_loss.at)),
+      text("host.power_loss.after_commands",
+           "cut the power when the host has completed this many commands, counted over the run: "
+           "a comma-separated list, \"500, 2000\" (\"\" = none)",
+           SSDVP_FIELD(soc.host.power_loss.after_commands)),
+      count("host.power_loss.random", "cuts", 0, 1'000'000,
+            "cut the power this many times, at times drawn from the seed uniformly in "
+            "[random_start, random_end)",
+            SSDVP_FIELD(soc.host.power_loss.random)),
+      duration("host.power_loss.random_start", 0, kUnlimited,
+               "start of the window of the random cuts",
+               SSDVP_FIELD(soc.host.power_loss.random_start_ps)),
+      duration("host.power_loss.random_end", 0, kUnlimited,
+               "end of the window of the random cuts (after random_start when random > 0)",
+               SSDVP_FIELD(soc.host.power_loss.random_end_ps)),
+      duration("host.power_loss.off_time", 1 * kUs, 1000 * kSecond,
+               "how long the power stays off after a cut before it comes back",
+               SSDVP_FIELD(soc.host.power_loss.off_ps)),
+
       // ---- RQRMI accelerator (rtl/, tlm/accel) ----
       flag("accel.present", "the SoC has the RQRMI accelerator", SSDVP_FIELD(soc.accel.present)),
       frequency("accel.clock", 1 * kMHz, 4 * kGHz, "accelerator clock",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@ const char* state_name(Hart::State state) {
     case Hart::State::kSleeping: return "sleeping";
     case Hart::State::kInTrap: return "in_trap";
     case Hart::State::kStopped: return "stopped";
+    case Hart::State::kOff: return "off";
   }
   return "unknown";
 }
@@ -53,6 +55,25 @@ void Hart::reset(uint32_t pc) { core_->reset(pc); }
 void Hart::stop() {
   stopped_ = true;
   core_->request_stop();
+}
+
+void Hart::power_off_at(uint64_t ps) {
+  power_off_ps_ = std::max(ps, current_ps());
+  // Told from inside its own batch (a register write), the hart ends the batch, which was planned
+  // without the cut, after this instruction.
+  if (in_batch_) {
+    power_stop_ = true;
+    core_->request_stop();
+  }
+}
+
+void Hart::power_cut() { wake_event_.notify(); }
+
+void Hart::power_on(uint32_t pc) {
+  core_->reset(pc);
+  power_off_ps_ = UINT64_MAX;
+  off_ = false;
+  power_on_event_.notify();
 }
 
 void Hart::set_interrupt(uint32_t bit, bool level) {
@@ -128,6 +149,10 @@ void Hart::run_thread() {
   uint64_t zero_time_entered = 0;
   bool was_zero_time = false;
   while (!stopped_) {
+    if (current_ps() >= power_off_ps_) {
+      stay_off();
+      continue;
+    }
     if (core_->in_zero_time() != was_zero_time) {
       was_zero_time = core_->in_zero_time();
       zero_time_entered = core_->cycles();
@@ -147,11 +172,13 @@ void Hart::run_thread() {
       sync_at_quantum_end();
       continue;
     }
-    const uint64_t budget = std::max<uint64_t>(1, clock_.ps_to_cycles_ceil(window_ps - offset_ps));
+    // A batch ends at the power cut too: the instructions it runs all start before it.
+    const uint64_t until_ps = std::min(window_ps - offset_ps, power_off_ps_ - hart_ps);
+    const uint64_t budget = std::max<uint64_t>(1, clock_.ps_to_cycles_ceil(until_ps));
     record_state(core_->in_trap() ? State::kInTrap : State::kRunning);
     in_batch_ = true;
     const cpu::StopReason reason = core_->run(budget);
-    if (reason == cpu::StopReason::kHalt) stopped_ = true;
+    if (reason == cpu::StopReason::kHalt && !std::exchange(power_stop_, false)) stopped_ = true;
     if (reason == cpu::StopReason::kTrapLoop) {
       log::error(*this, "stuck in a trap loop at pc {:#010x}", core_->pc());
       stopped_ = true;
@@ -171,10 +198,20 @@ void Hart::sleep_until_interrupt() {
   if (core_->wakeup_pending()) return;
   record_state(State::kSleeping);
   const uint64_t asleep_ps = to_ps(sc_core::sc_time_stamp());
-  while (!core_->wakeup_pending()) sc_core::wait(wake_event_);
+  while (!core_->wakeup_pending() && to_ps(sc_core::sc_time_stamp()) < power_off_ps_) {
+    sc_core::wait(wake_event_);
+  }
   core_->add_sleep_cycles(clock_.ps_to_cycles_floor(to_ps(sc_core::sc_time_stamp()) - asleep_ps));
   reanchor();
   log::debug(*this, "woke up after {} ps", to_ps(sc_core::sc_time_stamp()) - asleep_ps);
+}
+
+void Hart::stay_off() {
+  sync();
+  off_ = true;
+  record_state(State::kOff);
+  while (off_) sc_core::wait(power_on_event_);
+  reanchor();
 }
 
 bool Hart::transport(tlm::tlm_command command, uint32_t addr, uint8_t* data, uint32_t len,

@@ -6,6 +6,10 @@
 // plus the cycles run since, times the clock period. A batch lasts until the end of the current
 // global quantum, then the hart synchronises. WFI synchronises and sleeps on an event until an
 // interrupt arrives; the time slept is credited to the core as sleep cycles.
+//
+// Power: told the time of a power cut in advance (power_off_at), the hart ends its batches
+// there, so it runs no instruction that starts at or after the cut; asleep, it is woken by
+// power_cut(). Then it stays off (no instruction, no sleep cycles) until power_on(pc).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +47,7 @@ class HartObserver {
 
 class Hart : public sc_core::sc_module, public cpu::BusInterface, public InterruptSink {
  public:
-  enum class State { kRunning, kSleeping, kInTrap, kStopped };
+  enum class State { kRunning, kSleeping, kInTrap, kStopped, kOff };
 
   tlm_utils::simple_initiator_socket<Hart> socket;
 
@@ -59,6 +63,16 @@ class Hart : public sc_core::sc_module, public cpu::BusInterface, public Interru
   // tells the observer. A sleeping hart stays asleep (the simulation is ending).
   void stop();
   bool stopped() const { return stopped_; }
+
+  // The power goes at simulated time `ps` (not before the hart's own time): the hart runs no
+  // instruction from then on. The SoC calls power_cut() at that time.
+  void power_off_at(uint64_t ps);
+  // The cut's time has come: a sleeping hart wakes to power off; a running one is off already
+  // or stops at its next batch boundary, which is at the cut.
+  void power_cut();
+  // The power is back: architectural reset to `pc`, and the run loop goes on from there.
+  void power_on(uint32_t pc);
+  bool powered() const { return !off_; }
   // True while the core runs a batch or the observer handles its end.
   bool in_batch() const { return in_batch_; }
 
@@ -96,6 +110,7 @@ class Hart : public sc_core::sc_module, public cpu::BusInterface, public Interru
   // went on without waiting.
   uint64_t schedule_ps() const;
   void sleep_until_interrupt();
+  void stay_off();
   void reanchor();
   uint64_t current_ps() const;
   sc_core::sc_time local_offset() const;
@@ -115,6 +130,10 @@ class Hart : public sc_core::sc_module, public cpu::BusInterface, public Interru
   uint64_t skip_syncs_until_ps_ = 0;
   tlm::tlm_generic_payload payload_;  // reused by the slow path
   sc_core::sc_event wake_event_;
+  sc_core::sc_event power_on_event_;
+  uint64_t power_off_ps_ = UINT64_MAX;  // the coming or present cut; UINT64_MAX: powered
+  bool power_stop_ = false;
+  bool off_ = false;  // between the cut and power_on  // the batch under way was stopped to plan it again with the cut
   // Synchronisation point: the simulated time and the core's cycle count at the last sync (or
   // skipped sync: the time may then lie ahead of the kernel's).
   uint64_t anchor_ps_ = 0;

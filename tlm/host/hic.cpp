@@ -103,6 +103,18 @@ Hic::Hic(sc_core::sc_module_name name, const HostConfig& config, WaveWriter* wav
 }
 
 void Hic::reset() {
+  reset_controller();
+  commands_fetched_ = events_posted_ = data_in_requests_ = data_out_requests_ = completions_ = 0;
+  max_event_ring_ = max_busy_slots_ = 0;
+  event_ring_full_waits_ = 0;
+}
+
+void Hic::power_cut() {
+  ++power_epoch_;
+  reset_controller();
+}
+
+void Hic::reset_controller() {
   link_ = HostLink(config_.link);
   registers_.reset();
   enabled_ = failed_ = false;
@@ -124,9 +136,6 @@ void Hic::reset() {
        {&action_event_, &enabled_event_, &post_event_, &doorbell_event_}) {
     event->cancel();
   }
-  commands_fetched_ = events_posted_ = data_in_requests_ = data_out_requests_ = completions_ = 0;
-  max_event_ring_ = max_busy_slots_ = 0;
-  event_ring_full_waits_ = 0;
   const uint64_t now = now_ps();
   for (const auto& signal : {wave_commands_, wave_submissions_, wave_event_ring_,
                              wave_request_ring_}) {
@@ -391,6 +400,7 @@ void Hic::post_events_thread() {
       wait(post_event_);
     }
     hic_event_t event = pending_events_.front();
+    const uint64_t epoch = power_epoch_;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     const uint32_t address = event_base_ + event_tail_ * HIC_EVENT_BYTES;
     // A failed access stops the HIC; the thread then waits (reset() may start it again).
@@ -399,6 +409,7 @@ void Hic::post_events_thread() {
       continue;
     }
     wait(delay);
+    if (power_epoch_ != epoch) continue;  // the power went while the entry was being written
     pending_events_.pop_front();
     event_tail_ = (event_tail_ + 1) & (event_entries_ - 1);
     registers_.set(HIC_EVQ_TAIL, event_tail_);
@@ -419,12 +430,14 @@ void Hic::requests_thread() {
     hic_request_t request{};
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     const uint32_t entry = request_head_;
+    const uint64_t epoch = power_epoch_;
     if (!dma_access(tlm::TLM_READ_COMMAND, request_base_ + entry * HIC_REQUEST_BYTES, &request,
                     HIC_REQUEST_BYTES, delay,
                     [entry] { return fmt::format("request ring entry {}", entry); })) {
       continue;  // stopped, as above
     }
     wait(delay);
+    if (power_epoch_ != epoch) continue;  // as above
     request_head_ = (request_head_ + 1) & (request_entries_ - 1);
     registers_.set(HIC_RQ_HEAD, request_head_);
     record(wave_request_ring_, request_ring_count(), now_ps());
@@ -500,6 +513,7 @@ void Hic::start_data_out(uint32_t cmd_id, const hic_request_t& request) {
   const uint32_t page_index = request.page_index;
   const uint32_t buffer = request.buffer;
   data_tag_t tag{};
+  const uint64_t epoch = power_epoch_;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   if (!dma_access(tlm::TLM_READ_COMMAND, buffer, &tag, DATA_TAG_BYTES, delay, [=] {
         return fmt::format("DATA_OUT of cmd_id {} page {} from the buffer slot", cmd_id,
@@ -508,6 +522,7 @@ void Hic::start_data_out(uint32_t cmd_id, const hic_request_t& request) {
     return;
   }
   wait(delay);
+  if (power_epoch_ != epoch) return;  // the power went during the read: the command is lost
   Slot& slot = slots_[cmd_id];
   const uint32_t lpn = slot.event.lpn + page_index;
   const uint64_t arrival =

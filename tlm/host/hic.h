@@ -92,6 +92,10 @@ class Hic : public sc_core::sc_module {
   // processes wait for work, not in the middle of a ring access (each takes one memory access):
   // e.g. between runs of the simulation that ended with no activity left.
   void reset();
+  // The power is cut now: the HIC returns to its power-on state as in reset(), at any moment
+  // (a ring access under way is abandoned), but keeps its statistics. Every command it held or
+  // had queued is lost without a completion: the host fails them (HostModel::power_lost).
+  void power_cut();
 
   // The firmware has started the rings (HIC_ENABLE): the host may submit.
   bool enabled() const { return enabled_; }
@@ -128,6 +132,8 @@ class Hic : public sc_core::sc_module {
   void write_event_head(uint32_t value, const sc_core::sc_time& delay);
   void write_request_tail(uint32_t value, const sc_core::sc_time& delay);
   void update_interrupt();
+  // Everything of reset() but the statistics.
+  void reset_controller();
 
   // Processes.
   void post_events_thread();
@@ -198,6 +204,8 @@ class Hic : public sc_core::sc_module {
   // overlap, as the memories answer without waiting.
   tlm::tlm_generic_payload dma_payload_;
   uint64_t action_sequence_ = 0;
+  // Counts power cuts: a process that waited through one drops the access it was making.
+  uint64_t power_epoch_ = 0;
   sc_core::sc_event action_event_;
   sc_core::sc_event enabled_event_;
   sc_core::sc_event post_event_;

@@ -162,8 +162,10 @@ void HostModel::run_phase(size_t index) {
   bool stopped = false;
   for (;;) {
     if (timed && now_ps() >= deadline) stopped = true;
+    // Not before the controller is ready: after a power cut, until the firmware is up again.
+    const bool ready = hic_.enabled();
     std::optional<uint64_t> next_arrival;
-    if (!stopped) next_arrival = submit_ready(phase);
+    if (!stopped && ready) next_arrival = submit_ready(phase);
     if (failed_) return;
     stopped = stopped || phase_limit_reached(limits);
     // An idle phase (no streams) lasts its duration.
@@ -178,10 +180,11 @@ void HostModel::run_phase(size_t index) {
       wake_ps = next_arrival;
       if (timed) wake_ps = std::min(wake_ps.value_or(deadline), deadline);
     }
+    const sc_core::sc_event_or_list wake = wake_event_ | hic_.enabled_event();
     if (wake_ps) {
-      wait(from_ps(*wake_ps - now_ps()), wake_event_);
+      wait(from_ps(*wake_ps - now_ps()), wake);
     } else {
-      wait(wake_event_);
+      wait(wake);
     }
     if (failed_) return;
   }
@@ -411,6 +414,44 @@ void HostModel::completed(uint32_t host_tag, uint8_t status) {
     waves_->set(*wave_completion_pulse_, 0, now + kPulsePs);
   }
   wake_event_.notify(sc_core::SC_ZERO_TIME);
+  if (completion_handler_) completion_handler_(stats_.commands_completed());
+}
+
+uint32_t HostModel::power_lost() {
+  const uint64_t now = now_ps();
+  uint32_t lost = 0;
+  for (uint32_t host_tag = 0; host_tag < commands_.size(); ++host_tag) {
+    Command& command = commands_[host_tag];
+    if (!command.busy) continue;
+    if (command.op == HostOp::kWrite || command.op == HostOp::kTrim) {
+      for (uint32_t page = 0; page < command.pages; ++page) {
+        lpns_being_written_.erase(command.first_lpn + page);
+      }
+      tell_oracle_power_lost(command);
+    }
+    stats_.lost_to_power(now);
+    --command.stream->outstanding;
+    --outstanding_;
+    command.busy = false;
+    free_tags_.push_back(host_tag);
+    ++lost;
+  }
+  if (wave_outstanding_) waves_->set(*wave_outstanding_, outstanding_, now);
+  if (lost != 0) log::info(*this, "power cut: {} outstanding command(s) failed", lost);
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+  return lost;
+}
+
+void HostModel::tell_oracle_power_lost(const Command& lost) {
+  if (!config_.oracle) return;
+  // For now the oracle takes the lost operation as done: it expects its version from now on.
+  // Durable-write semantics (what a cut may lose) belong to the oracle, told here.
+  for (uint32_t page = 0; page < lost.pages; ++page) {
+    const uint32_t lpn = lost.first_lpn + page;
+    const bool versioned =
+        lost.op == HostOp::kWrite || (lpn >= lost.trim_first && lpn < lost.trim_end);
+    if (versioned) oracle_.complete(lpn);
+  }
 }
 
 uint64_t HostModel::verify_guaranteed() {

@@ -20,6 +20,10 @@
 // - Durability: writes flagged FUA and flushes tell the oracle what is guaranteed to survive a
 //   power loss (integrity_oracle.h); after one, verify_guaranteed() reads every guaranteed LPN
 //   back.
+// - A power cut (power_lost) fails every outstanding command at once, without a completion
+//   (stats: power_loss_failed per phase); the host then submits nothing until the controller is
+//   ready again (the firmware starts the HIC rings: HIC_ENABLE, as at the first boot) and goes
+//   on with the phase's remaining requests. A timed phase's clock runs on while the power is off.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +71,10 @@ class HostModel : public sc_core::sc_module, public HicHost {
   void on_phase(std::function<void(const std::string& name, bool ended)> handler) {
     phase_handler_ = std::move(handler);
   }
+  // Called after every completion, with the commands completed so far in the run.
+  void on_completion(std::function<void(uint64_t completed)> handler) {
+    completion_handler_ = std::move(handler);
+  }
   // Called once when the run cannot go on; the host model then stops.
   void on_failure(std::function<void(Failure failure, const std::string& message)> handler) {
     failure_handler_ = std::move(handler);
@@ -92,6 +100,8 @@ class HostModel : public sc_core::sc_module, public HicHost {
   // call it from a SystemC thread, with no command of the workload outstanding. Returns the
   // failures.
   uint64_t verify_guaranteed();
+  // The power was cut now: every outstanding command fails. Returns how many did.
+  uint32_t power_lost();
 
   // The run ended (at `now_ps`, its final time): closes the statistics of a phase it cut short.
   void end_of_run(uint64_t now_ps);
@@ -151,6 +161,9 @@ class HostModel : public sc_core::sc_module, public HicHost {
   bool overlaps_write_in_flight(const HostRequest& request) const;
   void submit(Stream& stream, const HostRequest& request);
   bool phase_limit_reached(const PhaseConfig& phase) const;
+  // Where the integrity oracle learns that `lost`, a write or trim outstanding at a power cut,
+  // failed: its data may or may not have reached the flash.
+  void tell_oracle_power_lost(const Command& lost);
   Command& command(uint32_t host_tag, const char* what);
   void fail(Failure failure, const std::string& message);
   uint64_t now_ps() const;
@@ -183,6 +196,7 @@ class HostModel : public sc_core::sc_module, public HicHost {
   std::function<void(const std::string&)> done_handler_;
   std::function<void(Failure, const std::string&)> failure_handler_;
   std::function<void(const std::string&, bool)> phase_handler_;
+  std::function<void(uint64_t)> completion_handler_;
 
   std::optional<WaveWriter::SignalId> wave_outstanding_;
   std::optional<WaveWriter::SignalId> wave_completions_;

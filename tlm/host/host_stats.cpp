@@ -123,6 +123,15 @@ void HostStats::completed(HostOp op, uint64_t bytes, uint64_t latency_ps, bool o
   interval.latency_sum_ps[index] += latency_ps;
 }
 
+void HostStats::lost_to_power(uint64_t now_ps) {
+  if (!in_phase_ || outstanding_ == 0) {
+    throw std::logic_error("host statistics: a command lost to power with none outstanding");
+  }
+  advance(now_ps);
+  --outstanding_;
+  ++phases_.back().power_loss_failed;
+}
+
 void HostStats::end_phase(uint64_t now_ps, bool finished) {
   if (!in_phase_) throw std::logic_error("host statistics: end of a phase that did not begin");
   advance(now_ps);
@@ -215,6 +224,7 @@ nlohmann::json HostStats::to_json() const {
          {"submitted", phase.submitted},
          {"commands", commands},
          {"errors", errors},
+         {"power_loss_failed", phase.power_loss_failed},
          {"bytes", bytes},
          {"iops", per_second(static_cast<double>(commands), duration)},
          {"bandwidth_mb_s", per_second(static_cast<double>(bytes), duration) / kBytesPerMB},

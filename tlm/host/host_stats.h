@@ -48,6 +48,7 @@ class HostStats {
     std::chrono::steady_clock::time_point wall_start;
     double wall_seconds = 0;
     uint64_t submitted = 0;
+    uint64_t power_loss_failed = 0;  // commands outstanding when the power was cut
     std::array<OpStats, kOps> ops;
     unsigned __int128 outstanding_area = 0;
     uint64_t max_outstanding = 0;
@@ -60,6 +61,9 @@ class HostStats {
   void begin_phase(const std::string& name, uint64_t now_ps);
   void submitted(uint64_t now_ps);
   void completed(HostOp op, uint64_t bytes, uint64_t latency_ps, bool ok, uint64_t now_ps);
+  // A command outstanding when the power was cut: it failed without a completion (not counted
+  // as completed, nor in the latencies).
+  void lost_to_power(uint64_t now_ps);
   // Closes the current phase at now_ps: `finished` after its last completion, else because the
   // run ended inside it.
   void end_phase(uint64_t now_ps, bool finished);
@@ -77,7 +81,8 @@ class HostStats {
   uint64_t commands_completed() const { return commands_completed_; }
   uint64_t outstanding() const { return outstanding_; }
 
-  // {"phases": [{name, start_ps, end_ps, finished, duration_s, commands, errors, bytes, iops,
+  // {"phases": [{name, start_ps, end_ps, finished, duration_s, commands, errors,
+  //   power_loss_failed, bytes, iops,
   //   bandwidth_mb_s, queue_occupancy: {mean, max}, ops: {read: {commands, bytes, errors, iops,
   //   bandwidth_mb_s, latency_ns: {mean, min, p50, p99, p99.9, p99.99, max, buckets}}, ...},
   //   timeseries: {columns, rows}}], verification: {pages, failures}}; MB are 10^6 bytes.

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "tlm/system/random.h"
+
 namespace ssdvp {
 
 Memory::Memory(sc_core::sc_module_name name, uint64_t size_bytes,
@@ -50,6 +52,14 @@ uint64_t Memory::resident_bytes() const {
   uint64_t pages = 0;
   for (unsigned char flags : resident) pages += flags & 1u;
   return pages * page;
+}
+
+void Memory::lose_contents(uint64_t seed) {
+  uint64_t state = seed;
+  for (uint64_t offset = 0; offset < size_; offset += sizeof(uint64_t)) {
+    const uint64_t word = splitmix64(state);
+    std::memcpy(storage_ + offset, &word, std::min<uint64_t>(sizeof(word), size_ - offset));
+  }
 }
 
 void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

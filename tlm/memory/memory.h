@@ -32,6 +32,12 @@ class Memory : public sc_core::sc_module {
   const sc_core::sc_time& read_latency() const { return read_latency_; }
   const sc_core::sc_time& write_latency() const { return write_latency_; }
 
+  // A power loss: every byte takes a pseudo-random pattern drawn from `seed`, so firmware that
+  // relies on RAM surviving, or reading zero, after a power loss finds garbage, the same in
+  // every run. The whole memory is written: its host pages become resident (a large DRAM costs
+  // its size in host memory from the first cut on). Direct-memory pointers stay valid.
+  void lose_contents(uint64_t seed);
+
   // Host bytes the OS has actually allocated for this memory (pages touched so far).
   uint64_t resident_bytes() const;
   uint64_t bus_reads() const { return bus_reads_; }

@@ -234,6 +234,40 @@ void Nfc::write_enable(uint32_t value) {
 
 void Nfc::reset() {
   nand_.reset();
+  reset_controller();
+  monitor_.reset(action_ps_);
+}
+
+void Nfc::power_cut() {
+  const nand::Geometry& geometry = nand_.geometry();
+  for (uint32_t die_index = 0; die_index < dies_.size(); ++die_index) {
+    const uint32_t op_index = dies_[die_index].active;
+    if (op_index == kNoOp) continue;
+    const Op& op = ops_[op_index];
+    if (op.stage != Stage::kArray || op.desc.op == NFC_OP_READ) continue;
+    for (uint32_t plane = 0; plane < op.desc.plane_count; ++plane) {
+      const uint32_t ppn = geometry.ppn_on_plane(op.desc.ppn, plane);
+      if (op.desc.op == NFC_OP_PROGRAM) {
+        nand_.interrupt_program(ppn);
+      } else {
+        nand_.interrupt_erase(ppn);
+      }
+    }
+  }
+  reset_controller();
+  // The monitor keeps the run's statistics; its dies, buses and queue fall idle now.
+  const uint64_t now = action_ps_;
+  for (uint32_t die_index = 0; die_index < dies_.size(); ++die_index) {
+    set_die_state(die_index, DieState::kIdle);
+    monitor_.die_queue_depth(die_index, 0, now);
+  }
+  for (uint32_t channel = 0; channel < channels_.size(); ++channel) {
+    monitor_.bus_state(channel, BusState::kIdle, 0, now);
+  }
+  set_outstanding(0);
+}
+
+void Nfc::reset_controller() {
   registers_.reset();
   actions_ = {};
   action_sequence_ = 0;
@@ -255,7 +289,6 @@ void Nfc::reset() {
   stopped_ = false;
   action_ps_ = kernel_ps();
   deferred_failure_.clear();
-  monitor_.reset(action_ps_);
 }
 
 void Nfc::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

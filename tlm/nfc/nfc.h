@@ -88,6 +88,18 @@ class Nfc : public sc_core::sc_module {
   // once none is (outstanding() == 0) or the NFC has stopped. A high interrupt line falls (the
   // handler sees it); the handlers stay connected.
   void reset();
+  // The power is cut now; the array keeps what it holds. Every operation queued or in flight is
+  // dropped without a completion, and the controller returns to its power-on state as in
+  // reset() (its statistics stay: they count the whole run). What each operation leaves:
+  // - a program or an erase in its array phase (tPROG, tBERS running) is interrupted on the
+  //   array (nand::NandArray::interrupt_program, interrupt_erase: its wordline, or its block,
+  //   reads as an ECC failure until the block's next erase);
+  // - a program still moving its data (from memory, or over the bus: the array changes only at
+  //   the end of data in) and an erase still in its command phase leave the array untouched;
+  // - an operation past its array phase (a read moving its data, any completion on its way)
+  //   has changed the array already, or not at all: only its completion is lost;
+  // - a read in tR is dropped.
+  void power_cut();
 
   nand::NandArray& nand() { return nand_; }
   const nand::NandArray& nand() const { return nand_; }
@@ -188,6 +200,8 @@ class Nfc : public sc_core::sc_module {
   void set_outstanding(uint32_t count);
   void update_interrupt();
   std::string describe(const Op& op) const;
+  // Drops every operation and returns the controller (not the array) to its power-on state.
+  void reset_controller();
   // Stops the NFC and reports a firmware bug, at the failing action's time.
   void fail(const std::string& message);
   void report_failure(const std::string& message);

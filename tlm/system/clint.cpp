@@ -98,6 +98,16 @@ void Clint::end_of_elaboration() {
   }
 }
 
+void Clint::reset() {
+  registers_.reset();
+  for (HartTimer& timer : harts_) {
+    timer.mtimecmp = UINT64_MAX;
+    if (timer.msip) timer.sink->set_interrupt(cpu::kMsip, false);
+    timer.msip = false;
+  }
+  write_mtime(0, sc_core::sc_time_stamp());
+}
+
 uint64_t Clint::mtime(const sc_core::sc_time& at) const {
   return timebase_.ps_to_cycles_floor(to_ps(at)) + mtime_offset_;
 }

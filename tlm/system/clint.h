@@ -27,6 +27,9 @@ class Clint : public sc_core::sc_module {
   // Drives the hart's kMtip and kMsip inputs. Every hart must be connected before simulation.
   void connect(uint32_t hart, InterruptSink& sink);
 
+  // Power-on reset: mtime starts again at 0 now, no timer is armed, no software interrupt.
+  void reset();
+
   // mtime at absolute simulated time `at` (at >= the current time).
   uint64_t mtime(const sc_core::sc_time& at) const;
   uint64_t mtimecmp(uint32_t hart) const { return harts_.at(hart).mtimecmp; }

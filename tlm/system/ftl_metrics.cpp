@@ -224,7 +224,7 @@ std::optional<std::string> FtlMetrics::read(const DebugRead& debug_read,
     for (uint32_t b = 0; b < buckets; ++b) {
       uint64_t value = 0;  // little endian, like the controller
       std::memcpy(&value, bytes.data() + size_t{b} * entry.value_bytes, entry.value_bytes);
-      metric.values.push_back(value);
+      metric.values.push_back(value + carried(metric, b));
     }
     snapshot.metrics.push_back(std::move(metric));
   }
@@ -307,9 +307,22 @@ std::optional<std::string> FtlMetrics::read_sample(const DebugRead& debug_read,
                          "the memories",
                          address_, metric.name, metric.address);
     }
-    values.push_back(value);
+    values.push_back(value + carried(metric, 0));
   }
   return std::nullopt;
+}
+
+void FtlMetrics::carry_over(const Snapshot& at_cut) {
+  for (const Metric& metric : at_cut.metrics) {
+    if (metric.kind != FW_METRIC_GAUGE) carried_[metric.name] = metric.values;
+  }
+}
+
+uint64_t FtlMetrics::carried(const Metric& metric, size_t bucket) const {
+  if (carried_.empty() || metric.kind == FW_METRIC_GAUGE) return 0;
+  const auto found = carried_.find(metric.name);
+  if (found == carried_.end() || bucket >= found->second.size()) return 0;
+  return found->second[bucket];
 }
 
 void FtlMetrics::add_row(Phase& phase, uint64_t time_ps, const std::vector<uint64_t>& values) {

@@ -26,6 +26,13 @@
 // over the same span; each ratio also has a column "<name>_interval" over the span since the
 // sample before. The last sample of a finished phase is taken at its end, so it equals the
 // phase's metrics.
+//
+// Across a power loss the firmware boots again and zeroes its statistics block: the SoC hands
+// the snapshot taken at the cut to carry_over, and from then on every counter, histogram and
+// distribution bucket reads as its value at the cut plus what the new boot counted, so spans
+// and series run on over reboots as if the counting had not stopped (the run's totals). Gauges
+// are the new boot's. The new boot's metrics must be those of the same image at the same
+// addresses (the same firmware and configuration boot again).
 #pragma once
 
 #include <cstddef>
@@ -118,6 +125,9 @@ class FtlMetrics {
   void sample(uint64_t time_ps, const std::vector<uint64_t>& values);
   void phase_end(const Snapshot& snapshot, bool finished);
   bool in_phase() const { return open_.has_value(); }
+  // The power was cut with the firmware's counters at `at_cut` (a snapshot read since the last
+  // carry_over): later reads add them to what the firmware counts after its next boot.
+  void carry_over(const Snapshot& at_cut);
 
   // The "ftl" section, `final` being the snapshot at the end of the run.
   nlohmann::json to_json(const Snapshot& final) const;
@@ -156,6 +166,10 @@ class FtlMetrics {
 
   uint32_t address_;
   mutable std::unordered_map<uint32_t, std::string> names_;  // by address: names never change
+  // What a metric's value (each bucket) had reached at the last power cut: added to reads.
+  uint64_t carried(const Metric& metric, size_t bucket) const;
+
+  std::unordered_map<std::string, std::vector<uint64_t>> carried_;  // by metric name
   std::optional<Phase> open_;
   std::vector<Phase> phases_;
 };

@@ -35,7 +35,8 @@ struct GroupRule {
   const char* title;
   const char* part_prefix;
 };
-constexpr GroupRule kGroups[] = {{"CPU", "hart"},  {"Host", "host"},         {"Host", "hic"},
+constexpr GroupRule kGroups[] = {{"Power", "power"}, {"CPU", "hart"},  {"Host", "host"},
+                                 {"Host", "hic"},
                                  {"NAND", "nfc"},  {"Accelerator", "accel"}, {"Bus", "router"}};
 
 std::string part_of(const WaveSignalInfo& signal) {

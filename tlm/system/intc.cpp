@@ -62,6 +62,14 @@ void Intc::end_of_elaboration() {
   }
 }
 
+void Intc::reset() {
+  registers_.reset();
+  for (HartContext& context : harts_) context.enables = 0;
+  in_service_ = 0;
+  pending_ = levels_;
+  update_meip();
+}
+
 void Intc::set_line(unsigned source, bool level) {
   if (source == IRQ_SRC_NONE || source >= IRQ_SRC_COUNT) {
     throw std::runtime_error(fmt::format("intc {}: interrupt source {} does not exist: allowed 1 .. {}",

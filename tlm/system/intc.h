@@ -25,6 +25,10 @@ class Intc : public sc_core::sc_module {
   // Drives the hart's kMeip input. Every hart must be connected before simulation.
   void connect(uint32_t hart, InterruptSink& sink);
 
+  // Power-on reset: nothing enabled, pending or in service; the lines keep the levels their
+  // devices drive (a line still high pends again).
+  void reset();
+
   // A device line. Throws std::runtime_error for source 0 or >= IRQ_SRC_COUNT.
   void set_line(unsigned source, bool level);
 

@@ -15,8 +15,10 @@
 #include "interface/memory_map.h"
 #include "interface/oob_layout.h"
 #include "interface/rqrmi_model.h"
+#include "interface/sysctrl_regs.h"
 #include "tlm/system/job_kinds.h"
 #include "tlm/system/log.h"
+#include "tlm/system/random.h"
 #include "tlm/system/sim_time.h"
 
 namespace ssdvp {
@@ -309,7 +311,8 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
       intc_("intc", config_.cpu.harts),
       nfc_("nfc", config_.nand, config_.nfc, config_.sim.seed, waves_),
       hic_("hic", config_.host, waves_),
-      host_("host", config_.host, config_.workload, config_.sim.seed, hic_, waves_) {
+      host_("host", config_.host, config_.workload, config_.sim.seed, hic_, waves_),
+      power_schedule_(config_.host.power_loss, config_.sim.seed) {
   tlm::tlm_global_quantum::instance().set(from_ps(config_.cpu.quantum_ps));
 
   router_.map("rom", MM_ROM_BASE, config_.rom.size_bytes, rom_.socket);
@@ -371,6 +374,37 @@ Soc::Soc(sc_core::sc_module_name name, const SocConfig& config, WaveWriter* wave
   }
   if (waves_ != nullptr) router_.trace_transactions(*waves_, router_.name());
 
+  sysctrl_.connect_power_fail([this](bool level) { intc_.set_line(IRQ_SRC_POWER_FAIL, level); });
+  sysctrl_.on_power_ready([this](const sc_core::sc_time& at) {
+    if (power_state_ != PowerState::kHoldUp || power_ready_ps_) return;  // no power failing
+    // No hart has run past the latest hart time: the power goes there.
+    const uint64_t cut_ps = std::max(to_ps(at), to_ps(simulated_time()));
+    power_ready_ps_ = cut_ps;
+    for (auto& hart : harts_) hart->power_off_at(cut_ps);
+    power_ready_event_.notify(from_ps(cut_ps - to_ps(sc_core::sc_time_stamp())));
+  });
+  if (!power_schedule_.empty()) {
+    SC_THREAD(power_thread);
+    SC_METHOD(controller_ready);
+    sensitive << hic_.enabled_event();
+    dont_initialize();
+    host_.on_completion([this](uint64_t completed) {
+      const std::vector<uint64_t>& counts = power_schedule_.command_counts();
+      for (; next_command_cut_ < counts.size() && completed >= counts[next_command_cut_];
+           ++next_command_cut_) {
+        if (power_state_ == PowerState::kOn && !command_cut_due_) {
+          command_cut_due_ = true;
+          command_cut_event_.notify(sc_core::SC_ZERO_TIME);
+        } else {
+          ++skipped_cuts_;
+        }
+      }
+    });
+    if (waves_ != nullptr) {
+      power_signal_ = waves_->add_state_signal(std::string(this->name()) + ".power", "state", "on");
+    }
+  }
+
   sysctrl_.on_exit([this](int32_t code) {
     end_run(RunResult::Outcome::kExit, code, fmt::format("firmware exited with code {}", code));
   });
@@ -401,6 +435,25 @@ void Soc::write_memory(uint32_t address, const uint8_t* data, size_t size,
 }
 
 void Soc::load_program(const ElfImage& elf) {
+  load_segments(elf);
+  check_boot_config_version(elf);
+  program_ = elf;
+  ftl_metrics_.reset();
+  if (const std::optional<uint32_t> stats = elf.symbol_address("fw_stats")) {
+    ftl_metrics_.emplace(*stats);
+  }
+  write_boot_config();
+  const std::optional<uint32_t> tohost = elf.symbol_address("tohost");
+  for (auto& hart : harts_) {
+    hart->reset(elf.entry());
+    hart->core().flush_decode_cache();
+    if (tohost) hart->core().set_tohost_address(*tohost);
+    hart->core().set_instruction_trace(trace_);
+  }
+  if (profile_enabled_) apply_profile();
+}
+
+void Soc::load_segments(const ElfImage& elf) {
   for (const ElfSegment& segment : elf.segments()) {
     if (segment.memory_size == 0) continue;
     const Router::Target* target = router_.target_at(segment.address, segment.memory_size);
@@ -423,21 +476,6 @@ void Soc::load_program(const ElfImage& elf) {
     log::debug(*this, "loaded {:#x} bytes at {:#010x} from {}", segment.memory_size,
                segment.address, elf.path());
   }
-  check_boot_config_version(elf);
-  program_ = elf;
-  ftl_metrics_.reset();
-  if (const std::optional<uint32_t> stats = elf.symbol_address("fw_stats")) {
-    ftl_metrics_.emplace(*stats);
-  }
-  write_boot_config();
-  const std::optional<uint32_t> tohost = elf.symbol_address("tohost");
-  for (auto& hart : harts_) {
-    hart->reset(elf.entry());
-    hart->core().flush_decode_cache();
-    if (tohost) hart->core().set_tohost_address(*tohost);
-    hart->core().set_instruction_trace(trace_);
-  }
-  if (profile_enabled_) apply_profile();
 }
 
 void Soc::check_boot_config_version(const ElfImage& elf) {
@@ -507,7 +545,14 @@ FtlMetrics::DebugRead Soc::debug_reader() const {
 
 std::optional<std::string> Soc::ftl_snapshot(FtlMetrics::Snapshot& snapshot,
                                              bool with_wear) const {
-  if (std::optional<std::string> problem = ftl_metrics_->read(debug_reader(), snapshot)) {
+  const bool firmware_down = power_state_ == PowerState::kOff ||
+                             power_state_ == PowerState::kBooting;
+  if (firmware_down && ftl_at_cut_) {
+    snapshot.block = ftl_at_cut_->block;
+    snapshot.regions = ftl_at_cut_->regions;
+    snapshot.metrics = ftl_at_cut_->metrics;
+  } else if (std::optional<std::string> problem =
+                 ftl_metrics_->read(debug_reader(), snapshot)) {
     return problem;
   }
   snapshot.time_ps = to_ps(sc_core::sc_time_stamp());
@@ -561,6 +606,15 @@ void Soc::ftl_phase_boundary(const std::string& phase, bool ended) {
 
 void Soc::sample_ftl() {
   if (!ftl_metrics_ || !ftl_metrics_->in_phase() || result_) return;
+  // While the firmware is down its block holds nothing yet: the series skips those samples.
+  const bool firmware_down = power_state_ == PowerState::kOff ||
+                             power_state_ == PowerState::kBooting;
+  if (firmware_down) {
+    if (sc_core::sc_pending_activity()) {
+      ftl_sample_event_.notify(from_ps(config_.host.stats_interval_ps));
+    }
+    return;
+  }
   if (const std::optional<std::string> problem =
           ftl_metrics_->read_sample(debug_reader(), ftl_sample_values_)) {
     end_run(RunResult::Outcome::kFault, 1, *problem);
@@ -842,6 +896,160 @@ void Soc::report(nlohmann::json& out) const {
     const std::optional<std::string> problem = ftl_snapshot(snapshot, true);
     out["ftl"] = problem ? nlohmann::json{{"error", *problem}} : ftl_metrics_->to_json(snapshot);
   }
+  if (!power_schedule_.empty()) report_power(out["power_loss"]);
+}
+
+// ---- Power ---------------------------------------------------------------------------------
+
+void Soc::power_thread() {
+  const std::vector<uint64_t>& times = power_schedule_.times_ps();
+  size_t next_time = 0;
+  for (;;) {
+    const uint64_t now = to_ps(sc_core::sc_time_stamp());
+    // Failures due while the power was already failing or off.
+    for (; next_time < times.size() && times[next_time] < now; ++next_time) ++skipped_cuts_;
+    if (!command_cut_due_) {
+      if (next_time < times.size()) {
+        // Cut at once, the harts must not run past the failure.
+        if (config_.firmware.params.ftl_plp_ps == 0) {
+          for (auto& hart : harts_) hart->power_off_at(times[next_time]);
+        }
+        wait(from_ps(times[next_time] - now), command_cut_event_);
+      } else {
+        wait(command_cut_event_);
+      }
+    }
+    if (command_cut_due_) {
+      command_cut_due_ = false;
+      supply_failure("commands");
+    } else {
+      ++next_time;
+      supply_failure("time");
+    }
+  }
+}
+
+void Soc::supply_failure(const std::string& trigger) {
+  PowerCut cut;
+  cut.trigger = trigger;
+  cut.fail_ps = to_ps(sc_core::sc_time_stamp());
+  const uint64_t plp_ps = config_.firmware.params.ftl_plp_ps;
+  cut.plp = plp_ps != 0;
+  if (cut.plp) {
+    set_power_state(PowerState::kHoldUp);
+    power_ready_ps_.reset();
+    sysctrl_.power_fail();
+    const uint64_t deadline = cut.fail_ps + plp_ps;
+    for (auto& hart : harts_) hart->power_off_at(deadline);
+    wait(from_ps(deadline - cut.fail_ps), power_ready_event_);
+    cut.firmware_ready = power_ready_ps_.has_value();
+  }
+  // The harts were kept from passing a scheduled cut (a failure's time, the hold-up's end or the
+  // firmware's ready): it is now. A failure at a completion finds them up to a quantum ahead of
+  // the kernel: the cut comes at the latest of their times, which none has passed.
+  const uint64_t now = to_ps(sc_core::sc_time_stamp());
+  const uint64_t cut_ps = cut.plp || trigger != "commands" ? now
+                                                           : std::max(now, to_ps(simulated_time()));
+  for (auto& hart : harts_) hart->power_off_at(cut_ps);
+  if (cut_ps > now) wait(from_ps(cut_ps - now));
+  power_off(cut);
+  power_cuts_.push_back(cut);
+  wait(from_ps(config_.host.power_loss.off_ps));
+  power_on();
+}
+
+void Soc::power_off(PowerCut& cut) {
+  cut.cut_ps = to_ps(sc_core::sc_time_stamp());
+  // The FTL's statistics as the power goes, before the RAM holding them is lost.
+  if (ftl_metrics_) {
+    FtlMetrics::Snapshot snapshot;
+    if (!ftl_snapshot(snapshot, false)) {
+      ftl_metrics_->carry_over(snapshot);
+      ftl_at_cut_ = std::move(snapshot);
+    }
+  }
+  set_power_state(PowerState::kOff);
+  for (auto& hart : harts_) hart->power_cut();
+  nfc_.power_cut();
+  hic_.power_cut();
+  cut.commands_failed = host_.power_lost();
+  sysctrl_.power_cut();
+  clint_.reset();
+  intc_.reset();
+  // Each memory's pattern differs by cut and by memory, from the run's seed.
+  uint64_t state = config_.sim.seed ^ (uint64_t{power_cuts_.size() + 1} << 32);
+  sram_.lose_contents(splitmix64(state));
+  if (dram_) dram_->lose_contents(splitmix64(state));
+  log::info(*this, "power cut ({}): {} host command(s) failed", cut.trigger,
+            cut.commands_failed);
+}
+
+void Soc::power_on() {
+  ++boot_count_;
+  sysctrl_.power_on(boot_count_, SYSCTRL_RESET_CAUSE_POWER_LOSS);
+  load_segments(*program_);
+  write_boot_config();
+  for (auto& hart : harts_) hart->power_on(program_->entry());
+  power_cuts_.back().on_ps = to_ps(sc_core::sc_time_stamp());
+  set_power_state(PowerState::kBooting);
+  log::info(*this, "power on: boot {}", boot_count_);
+}
+
+void Soc::controller_ready() {
+  if (power_state_ != PowerState::kBooting) return;
+  power_cuts_.back().ready_ps = to_ps(sc_core::sc_time_stamp());
+  set_power_state(PowerState::kOn);
+}
+
+void Soc::set_power_state(PowerState state) {
+  power_state_ = state;
+  if (!power_signal_) return;
+  static const char* const kNames[] = {"on", "hold_up", "off", "booting"};
+  waves_->set_state(*power_signal_, kNames[static_cast<size_t>(state)],
+                    to_ps(sc_core::sc_time_stamp()));
+}
+
+void Soc::report_power(nlohmann::json& out) const {
+  nlohmann::json cuts = nlohmann::json::array();
+  uint64_t commands_failed = 0;
+  uint64_t with_plp = 0;
+  uint64_t recovered = 0;
+  uint64_t recovery_sum_ps = 0;
+  uint64_t recovery_max_ps = 0;
+  for (const PowerCut& cut : power_cuts_) {
+    commands_failed += cut.commands_failed;
+    with_plp += cut.plp;
+    nlohmann::json recovery = nullptr;
+    if (cut.ready_ps) {
+      const uint64_t ps = *cut.ready_ps - cut.on_ps;
+      recovery = ps;
+      ++recovered;
+      recovery_sum_ps += ps;
+      recovery_max_ps = std::max(recovery_max_ps, ps);
+    }
+    cuts.push_back({{"trigger", cut.trigger},
+                    {"fail_ps", cut.fail_ps},
+                    {"plp", cut.plp},
+                    {"firmware_ready", cut.firmware_ready},
+                    {"cut_ps", cut.cut_ps},
+                    {"commands_failed", cut.commands_failed},
+                    {"power_on_ps", cut.on_ps == 0 ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(cut.on_ps)},
+                    {"ready_ps", cut.ready_ps ? nlohmann::json(*cut.ready_ps) : nullptr},
+                    {"recovery_ps", recovery}});
+  }
+  out = {{"cuts", std::move(cuts)},
+         {"count", power_cuts_.size()},
+         {"skipped", skipped_cuts_},
+         {"with_plp", with_plp},
+         {"boots", boot_count_},
+         {"commands_failed", commands_failed},
+         {"recovered", recovered},
+         {"recovery_ps",
+          {{"mean", recovered == 0 ? nlohmann::json(nullptr)
+                                   : nlohmann::json(static_cast<double>(recovery_sum_ps) /
+                                                    static_cast<double>(recovered))},
+           {"max", recovered == 0 ? nlohmann::json(nullptr) : nlohmann::json(recovery_max_ps)}}}};
 }
 
 void Soc::print_memory_map(std::ostream& out) const { router_.print_map(out); }

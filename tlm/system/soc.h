@@ -3,6 +3,23 @@
 // array, at the addresses of interface/memory_map.h, plus the host interface controller and the
 // host model driving it. It loads the firmware, runs it to its end (or the workload's) and
 // reports what happened.
+//
+// Power losses (host.power_loss.*, power_schedule.h): at each supply failure without
+// power-loss protection (ftl.plp = 0) the power is cut at once; with it, the system controller
+// raises the power-fail interrupt (SYSCTRL_POWER_STATUS, IRQ_SRC_POWER_FAIL), the firmware runs
+// on for ftl.plp and the power is cut then, or when it writes SYSCTRL_POWER_READY. At the cut
+// the harts stop (none runs an instruction at or after it), the NFC drops its operations and
+// interrupts the program or erase in its array phase (nfc.h), SRAM and DRAM lose their contents
+// (memory.h: a pattern from the seed), the HIC loses its rings and commands, and the host sees
+// every outstanding command fail; the CLINT and the interrupt controller return to power-on
+// state. (A cut scheduled while the power is already failing or off is skipped.) A cut with the
+// trigger "commands" comes when the host has seen that many completions, or up to a quantum
+// later: at the latest time a hart has reached, since harts run ahead of the kernel.
+// host.power_loss.off_time later the power comes back: the ELF's segments are loaded again,
+// the boot-config block written again, the system controller tells the boot count and the
+// reset cause (power loss), and every hart starts at the entry point. The controller is ready
+// when the firmware starts the HIC rings (HIC_ENABLE): the host resumes, and the time from
+// power-on to then is the recovery time of the cut. report() gives them under "power_loss".
 #pragma once
 
 #include <cstdint>
@@ -31,6 +48,7 @@
 #include "tlm/system/elf_image.h"
 #include "tlm/system/ftl_metrics.h"
 #include "tlm/system/intc.h"
+#include "tlm/system/power_schedule.h"
 #include "tlm/system/soc_config.h"
 #include "tlm/system/sysctrl.h"
 #include "tlm/system/wave_writer.h"
@@ -121,6 +139,29 @@ class Soc : public sc_core::sc_module, private HartObserver {
   void hart_stopped(Hart& hart) override;
 
   void write_memory(uint32_t address, const uint8_t* data, size_t size, const std::string& what);
+  // The ELF's PT_LOAD segments into memory (zero-filled beyond their file bytes).
+  void load_segments(const ElfImage& elf);
+
+  // Power (see the class comment).
+  enum class PowerState { kOn, kHoldUp, kOff, kBooting };
+  struct PowerCut {
+    std::string trigger;           // "time" or "commands"
+    uint64_t fail_ps = 0;          // the supply failed
+    bool plp = false;              // with a hold-up budget
+    bool firmware_ready = false;   // the firmware wrote SYSCTRL_POWER_READY before its end
+    uint64_t cut_ps = 0;           // the power went
+    uint32_t commands_failed = 0;  // host commands outstanding then
+    uint64_t on_ps = 0;            // the power came back (0: the run ended first)
+    std::optional<uint64_t> ready_ps;  // the firmware started the HIC rings again
+  };
+  void power_thread();
+  // One supply failure now, up to the power's return; `trigger` as in PowerCut.
+  void supply_failure(const std::string& trigger);
+  void power_off(PowerCut& cut);
+  void power_on();
+  void controller_ready();  // SC_METHOD on the HIC's enabled event
+  void set_power_state(PowerState state);
+  void report_power(nlohmann::json& out) const;
   // Throws when the image says (symbol fw_boot_config_version) it reads another boot-config
   // layout than the one this platform writes.
   void check_boot_config_version(const ElfImage& elf);
@@ -177,6 +218,21 @@ class Soc : public sc_core::sc_module, private HartObserver {
   bool ran_ = false;
   bool simulation_stopped_ = false;
   std::optional<RunResult> result_;
+
+  PowerSchedule power_schedule_;
+  PowerState power_state_ = PowerState::kOn;
+  uint32_t boot_count_ = 1;
+  size_t next_command_cut_ = 0;  // in power_schedule_.command_counts()
+  bool command_cut_due_ = false;
+  uint64_t skipped_cuts_ = 0;
+  sc_core::sc_event command_cut_event_;
+  sc_core::sc_event power_ready_event_;
+  std::optional<uint64_t> power_ready_ps_;  // SYSCTRL_POWER_READY written during the hold-up
+  std::vector<PowerCut> power_cuts_;
+  // The FTL's statistics when the power was last cut: what the metrics show until the firmware
+  // is up again (it zeroes its block at boot).
+  std::optional<FtlMetrics::Snapshot> ftl_at_cut_;
+  std::optional<WaveWriter::SignalId> power_signal_;
 };
 
 }  // namespace ssdvp

@@ -123,6 +123,16 @@ struct HostLinkConfig {
   uint64_t latency_ps = 300'000;   // fixed one-way latency each transfer adds
 };
 
+// Power losses (tlm/system/power_schedule.h turns these into the run's cuts).
+struct PowerLossConfig {
+  std::string at;              // cuts at these simulated times: "2ms, 7.5ms" ("" = none)
+  std::string after_commands;  // cuts when the host has completed this many commands: "500, 2000"
+  uint32_t random = 0;         // cuts at times drawn from the seed in [random_start, random_end)
+  uint64_t random_start_ps = 0;
+  uint64_t random_end_ps = 0;
+  uint64_t off_ps = 1'000'000'000;  // how long the power stays off (1 ms)
+};
+
 struct HostConfig {
   // Bytes the host may address; 0: derived from the NAND, floor(physical pages x (1 - ftl.op))
   // pages of host.page_size (Soc resolves it).
@@ -136,6 +146,7 @@ struct HostConfig {
   // write at once. Derived by the SoC, not a scenario key.
   bool power_loss_protection = false;
   uint64_t stats_interval_ps = 1'000'000'000;  // timeseries.csv interval
+  PowerLossConfig power_loss;
 };
 
 // ---- RQRMI accelerator (rtl/, tlm/accel) ------------------------------------------------------

@@ -38,6 +38,18 @@ Sysctrl::Sysctrl(sc_core::sc_module_name name, uint32_t hart_count, std::ostream
                    log::error(*this, "firmware reports a fault on hart {}", hart);
                    if (fault_handler_) fault_handler_(hart);
                  });
+  registers_.add(SYSCTRL_RESET_CAUSE, "reset_cause", SYSCTRL_RESET_CAUSE_POWER_ON,
+                 Access::kReadOnly);
+  registers_.add(SYSCTRL_BOOT_COUNT, "boot_count", 1, Access::kReadOnly);
+  registers_.add(SYSCTRL_POWER_STATUS, "power_status", 0, Access::kReadWrite,
+                 [this](sc_core::sc_time&) { return power_status_; },
+                 [this](uint32_t value, sc_core::sc_time&) {
+                   set_power_status(power_status_ & ~value);  // write 1 to clear
+                 });
+  registers_.add(SYSCTRL_POWER_READY, "power_ready", 0, Access::kWriteOnly, {},
+                 [this](uint32_t, sc_core::sc_time& delay) {
+                   if (power_ready_handler_) power_ready_handler_(sc_core::sc_time_stamp() + delay);
+                 });
   socket.register_b_transport(this, &Sysctrl::b_transport);
   socket.register_transport_dbg(this, &Sysctrl::transport_dbg);
 }
@@ -50,6 +62,23 @@ void Sysctrl::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& del
 
 unsigned Sysctrl::transport_dbg(tlm::tlm_generic_payload& trans) {
   return registers_.transport_dbg(trans);
+}
+
+void Sysctrl::power_fail() { set_power_status(power_status_ | SYSCTRL_POWER_STATUS_FAIL); }
+
+void Sysctrl::power_on(uint32_t boot_count, uint32_t reset_cause) {
+  registers_.reset();
+  latched_time_hi_ = 0;
+  set_power_status(0);
+  registers_.set(SYSCTRL_BOOT_COUNT, boot_count);
+  registers_.set(SYSCTRL_RESET_CAUSE, reset_cause);
+}
+
+void Sysctrl::set_power_status(uint32_t status) {
+  const bool was = (power_status_ & SYSCTRL_POWER_STATUS_FAIL) != 0;
+  power_status_ = status & SYSCTRL_POWER_STATUS_FAIL;
+  const bool level = (power_status_ & SYSCTRL_POWER_STATUS_FAIL) != 0;
+  if (level != was && power_fail_line_) power_fail_line_(level);
 }
 
 uint64_t Sysctrl::time_ns(const sc_core::sc_time& delay) const {
