@@ -588,3 +588,44 @@ TEST(FtlMetricsBlock, ANameThatIsAlsoAPrefixOrTwiceOrBadIsNamed) {
 
 }  // namespace
 }  // namespace ssdvp
+
+namespace ssdvp {
+namespace {
+
+// After a power cut the firmware counts from zero again: counters and histogram buckets read as
+// their value at the cut plus the new boot's, in snapshots and in a phase's samples; gauges are
+// the new boot's.
+TEST(FtlMetricsPowerCut, CountersRunOnAcrossTheRebootAndGaugesAreTheNewBoots) {
+  FirmwareMemory memory;
+  add_ftl_metrics(memory);
+  FtlMetrics metrics(FirmwareMemory::kBlock);
+  memory.set("host_write_pages", 100);
+  memory.set("retired.valid_pages_left", 9);
+  memory.set("gc.victim_valid_pages", 3, 1);
+  const FtlMetrics::Snapshot before = memory.snapshot(metrics, 0);
+  metrics.phase_begin("measure", before, memory.host_bytes());
+  memory.set("host_write_pages", 140);
+  metrics.carry_over(memory.snapshot(metrics, 1000));
+
+  // The new boot zeroed its block, then counted.
+  memory.set("host_write_pages", 5);
+  memory.set("retired.valid_pages_left", 2);
+  memory.set("gc.victim_valid_pages", 1, 1);
+  const FtlMetrics::Snapshot after = memory.snapshot(metrics, 2000);
+  EXPECT_EQ(after.find("host_write_pages")->values.at(0), 145u);
+  EXPECT_EQ(after.find("retired.valid_pages_left")->values.at(0), 2u);
+  EXPECT_EQ(after.find("gc.victim_valid_pages")->values.at(1), 4u);
+  EXPECT_EQ(after.find("gc.victim_valid_pages")->values.at(0), 0u);
+
+  std::vector<uint64_t> values;
+  ASSERT_FALSE(metrics.read_sample(memory.reader(), values));
+  metrics.sample(1500 * 1000, values);
+  metrics.phase_end(after, true);
+  const nlohmann::json phase = metrics.to_json(after)["phases"][0];
+  EXPECT_EQ(phase["host_write_pages"], 45u);
+  const nlohmann::json& series = phase["series"];
+  EXPECT_EQ(series["host_write_pages"][0], 45u);
+}
+
+}  // namespace
+}  // namespace ssdvp

@@ -181,6 +181,26 @@ TEST(PowerLossScenario, WithProtectionThePowerStillGoesAtTheEndOfTheBudget) {
   EXPECT_EQ(cut["cut_ps"], fail_ps + 200 * kUs);
 }
 
+TEST(PowerLossScenario, TheWaveformsShowThePowerStateAndTheSaveFileHasIt) {
+  const std::string out = temp_dir("waves");
+  run_nand_writer(out, "--set host.power_loss.at=12ms --set ftl.plp=3ms --vcd " + out +
+                           "/run.vcd");
+  const std::string save = read_text(out + "/run.gtkw");
+  EXPECT_NE(save.find("-Power\n@28\n+{power:state} soc.power.state"), std::string::npos) << save;
+  // The VCD's string values of the power state, in time order.
+  const std::string dump = read_text(out + "/run.vcd");
+  std::smatch id;
+  const std::regex declaration("\\$scope module power \\$end\n\\$var string 1 (\\S+) state \\$end");
+  ASSERT_TRUE(std::regex_search(dump, id, declaration));
+  std::vector<std::string> states;
+  const std::regex change("\ns(\\w+) " + std::string(id[1]) + "\n");
+  for (auto it = std::sregex_iterator(dump.begin(), dump.end(), change);
+       it != std::sregex_iterator(); ++it) {
+    states.push_back((*it)[1]);
+  }
+  EXPECT_EQ(states, (std::vector<std::string>{"on", "hold_up", "off", "booting"}));
+}
+
 TEST(PowerLossScenario, RandomCutsComeFromTheSeed) {
   const auto cuts = [](const std::string& name, const std::string& seed) {
     const std::string out = temp_dir(name);
