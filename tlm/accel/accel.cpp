@@ -162,6 +162,19 @@ uint32_t Accel::access(uint32_t offset, std::optional<uint32_t> written, sc_core
   return value;
 }
 
+void Accel::power_cut() {
+  const uint64_t now = to_ps(sc_core::sc_time_stamp());
+  // The reset's cycles take no time of the run: the accelerator is idle from now on.
+  anchor_ps_ = now;
+  anchor_cycle_ = rtl_->cycles();
+  rtl_->reset();
+  anchor_cycle_ = rtl_->cycles();
+  irq_changes_.clear();
+  irq_event_.cancel();
+  irq_ = false;
+  if (line_) line_(false);
+}
+
 bool Accel::read_word(uint32_t address, uint32_t& data, uint64_t& cycles) {
   tlm::tlm_generic_payload trans;
   trans.set_command(tlm::TLM_READ_COMMAND);

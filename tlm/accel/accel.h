@@ -46,6 +46,10 @@ class Accel : public sc_core::sc_module, private AccelRtl::MemoryPort {
   // The interrupt line; called with each level change, at its simulated time.
   void connect_interrupt(std::function<void(bool level)> line) { line_ = std::move(line); }
 
+  // The power is cut now: the RTL is reset (AccelRtl::reset), its coming interrupt changes are
+  // dropped and the line falls. The statistics stay.
+  void power_cut();
+
   // Cycles, jobs, keys, memory reads, configured sizes and the area estimate.
   void report(nlohmann::json& out) const;
   const AccelArea& area() const { return area_; }

@@ -49,6 +49,16 @@ AccelRtl::AccelRtl(const Sizes& sizes, MemoryPort& memory)
   cycles_ = 0;
 }
 
+void AccelRtl::reset() {
+  response_pending_ = false;
+  top_->bus_read = 0;
+  top_->bus_write = 0;
+  top_->rst = 1;
+  step();
+  step();
+  top_->rst = 0;
+}
+
 AccelRtl::~AccelRtl() {
   if (trace_) trace_->close();
   top_->final();

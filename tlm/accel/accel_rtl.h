@@ -48,6 +48,10 @@ class AccelRtl {
   AccelRtl(const AccelRtl&) = delete;
   AccelRtl& operator=(const AccelRtl&) = delete;
 
+  // A power-on reset: rst held for two cycles, as at construction, and no memory read pending.
+  // The cycle count goes on. The weight memory has no reset: it keeps whatever it held.
+  void reset();
+
   // One register access: one clock cycle.
   uint32_t read(uint32_t offset);
   void write(uint32_t offset, uint32_t value);

@@ -974,6 +974,7 @@ void Soc::power_off(PowerCut& cut) {
   hic_.power_cut();
   cut.commands_failed = host_.power_lost();
   sysctrl_.power_cut();
+  if (accel_) accel_->power_cut();
   clint_.reset();
   intc_.reset();
   // Each memory's pattern differs by cut and by memory, from the run's seed.
