@@ -111,7 +111,11 @@ void Hic::reset() {
 
 void Hic::power_cut() {
   ++power_epoch_;
+  // The link's statistics count the whole run; a transfer it was making ends before the
+  // controller can be ready again, so its busy time changes nothing.
+  const HostLink link = link_;
   reset_controller();
+  link_ = link;
 }
 
 void Hic::reset_controller() {

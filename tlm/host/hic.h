@@ -93,8 +93,9 @@ class Hic : public sc_core::sc_module {
   // e.g. between runs of the simulation that ended with no activity left.
   void reset();
   // The power is cut now: the HIC returns to its power-on state as in reset(), at any moment
-  // (a ring access under way is abandoned), but keeps its statistics. Every command it held or
-  // had queued is lost without a completion: the host fails them (HostModel::power_lost).
+  // (a ring access under way is abandoned), but keeps its statistics and the link's. Every
+  // command it held or had queued is lost without a completion: the host fails them
+  // (HostModel::power_lost).
   void power_cut();
 
   // The firmware has started the rings (HIC_ENABLE): the host may submit.

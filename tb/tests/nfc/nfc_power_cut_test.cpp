@@ -56,7 +56,8 @@ TEST(NfcPowerCut, QueuedAndInFlightOperationsNeverComplete) {
     ASSERT_EQ(bench.collect(1).size(), 1u);
     const uint64_t interrupts = bench.interrupts();
     // A program in its tPROG, and an erase queued behind it on the same die.
-    bench.submit({program(bench, 2, 1, 1, 1), descriptor(NFC_OP_ERASE, 3, bench.page(0, 2, 0), 1, 0)});
+    bench.submit({program(bench, 2, 1, 1, 1),
+                  descriptor(NFC_OP_ERASE, 3, bench.page(0, 2, 0), 1, 0)});
     sc_core::wait(from_ps(nand.program_ps / 2));
     ASSERT_EQ(bench.nfc.outstanding(), 2u);
     bench.nfc.power_cut();

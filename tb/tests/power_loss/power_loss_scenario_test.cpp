@@ -20,8 +20,9 @@ constexpr uint64_t kMs = 1'000'000'000;
 constexpr uint64_t kUs = 1'000'000;
 
 std::string nand_writer_arguments(const std::string& out, const std::string& sets) {
-  return std::string(SSDVP_SOURCE_DIR) + "/tb/tests/power_loss/nand_writer.yaml --set firmware.elf=" +
-         SSDVP_FIRMWARE_DIR + "/power_loss/nand_writer.elf --out " + out + " " + sets;
+  return std::string(SSDVP_SOURCE_DIR) + "/tb/tests/power_loss/nand_writer.yaml" +
+         " --set firmware.elf=" + SSDVP_FIRMWARE_DIR + "/power_loss/nand_writer.elf --out " + out +
+         " " + sets;
 }
 
 // nand_writer never ends by itself: its runs end at their time limit (ssdsim's exit code 3).
