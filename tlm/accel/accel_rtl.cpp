@@ -39,13 +39,8 @@ AccelRtl::AccelRtl(const Sizes& sizes, MemoryPort& memory)
   top_->submodel_capacity = sizes.submodel_capacity;
   top_->key_depth = sizes.key_depth;
   top_->result_depth = sizes.result_depth;
-  top_->bus_read = 0;
-  top_->bus_write = 0;
   top_->mem_resp = 0;
-  top_->rst = 1;
-  step();
-  step();
-  top_->rst = 0;
+  reset();
   cycles_ = 0;
 }
 
