@@ -155,7 +155,9 @@ static void serve(const boot_config_t *config) {
       fw_printf("metrics: \"%s\" was refused: %s\n", metrics_refused(), metrics_problem());
     }
     print_breakdown(config);
-    system_exit(result == FTL_INIT_NO_MEMORY ? FW_EXIT_OUT_OF_MEMORY : FW_EXIT_BAD_FTL_CONFIG);
+    system_exit(result == FTL_INIT_NO_MEMORY     ? FW_EXIT_OUT_OF_MEMORY
+                : result == FTL_INIT_NO_RECOVERY ? FW_EXIT_NO_RECOVERY
+                                                 : FW_EXIT_BAD_FTL_CONFIG);
   }
   fw_printf("ftl: %u LPNs, %u KiB of SRAM used of %u KiB", (unsigned)host.lpn_count,
             (unsigned)(sram_arena.used / 1024u), (unsigned)(sram_arena.capacity / 1024u));

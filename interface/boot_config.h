@@ -108,6 +108,7 @@ typedef struct boot_config {
   uint32_t stack_bytes_per_hart;
   uint32_t seed;
   uint32_t ftl_lpn_count; /* LPNs exported to the host (what the HIC reports) */
+  uint32_t power_losses; /* power cuts before this boot; 0: first boot of a factory-fresh device */
 #define FW_PARAM_CHOICE(field, ...) uint32_t field;
 #define FW_PARAM_FLAG(field, ...) uint32_t field;
 #define FW_PARAM_COUNT(field, ...) uint32_t field;

@@ -21,7 +21,8 @@
   X(JOB_KIND_GC, "gc")                   /* gc_consider, GC tasks and moves */              \
   X(JOB_KIND_JOBS, "jobs")               /* worker jobs (training, fitting), on_done */     \
   X(JOB_KIND_COMPACTION, "compaction")   /* mapping-table compaction (LeaFTL, RQFTL pool) */ \
-  X(JOB_KIND_IDLE, "idle")               /* WFI */
+  X(JOB_KIND_IDLE, "idle")               /* WFI */                                          \
+  X(JOB_KIND_RECOVERY, "recovery")       /* the scan and rebuild after a power loss */
 
 /* JOB_KIND_IDLE for assembly (a hart's wait for its release in crt0.S). */
 #define JOB_KIND_IDLE_VALUE 7

@@ -13,9 +13,20 @@
 /* How many times GC has moved the page's data (0 as the host or the TP store wrote it): GC
  * reads it with the page and writes it plus one with the copy. */
 #define OOB_WORD_COPIES 2u
+/* The program's sequence number: one global counter, stepped by every program the FTL issues
+ * (host data, GC copies, translation pages, padding), in issue order; 0 is never used. Recovery
+ * after a power loss orders what it finds by it. */
+#define OOB_WORD_SEQUENCE 3u
+/* The sequence number of the program that first wrote the page's data: its own for a page
+ * written the first time (OOB_WORD_COPIES 0), the source's for a GC copy. Of two pages of one
+ * LPN the one with the higher version holds the newer data, even when GC copied an older
+ * version after the host had issued a newer one. */
+#define OOB_WORD_VERSION 4u
+/* The page's VPN (ftl/block.h) when programmed: recovery finds the stripe a block belonged to. */
+#define OOB_WORD_VPN 5u
 /* From here to the end of the OOB: the mapping scheme's own area (LeaFTL keeps the reverse
  * mappings of neighbouring pages there). */
-#define OOB_SCHEME_FIRST_WORD 3u
+#define OOB_SCHEME_FIRST_WORD 6u
 /* The OOB the FTL needs at least (nand.oob_size). */
 #define OOB_FTL_BYTES (OOB_SCHEME_FIRST_WORD * 4u)
 

@@ -732,3 +732,74 @@ block_wear_t block_wear(const block_manager_t *blocks) {
   }
   return wear;
 }
+
+void block_restore_open(block_manager_t *blocks, uint32_t stripe) {
+  uint32_t index = 0;
+  while (blocks->free_stripes[index] != stripe) {
+    ++index;
+  }
+  /* The stack keeps its order: the stripes left free open as they would have. */
+  for (; index + 1u < blocks->free_stripe_count; ++index) {
+    blocks->free_stripes[index] = blocks->free_stripes[index + 1u];
+  }
+  --blocks->free_stripe_count;
+  block_stripe_t *opened = &blocks->stripes[stripe];
+  opened->valid_pages = 0;
+  opened->unsettled_pages = 0;
+  opened->programmed_pages = 0;
+  opened->next_program = 0;
+  opened->wear = 0xFFFFFFFFu;
+  opened->opened_keep_free = 0;
+  opened->members = 0;
+  opened->stream = BLOCK_STREAM_HOST;
+  opened->state = BLOCK_OPEN;
+}
+
+/* The striping position of a unit. */
+static uint32_t position_of_unit(const block_manager_t *blocks, uint32_t unit) {
+  uint32_t position = 0;
+  while (blocks->position_unit[position] != unit) {
+    ++position;
+  }
+  return position;
+}
+
+/* A free group leaves its unit's pool. */
+static void take_from_pool(block_manager_t *blocks, uint32_t group, block_group_state_t state) {
+  uint32_t unit = group / blocks->groups_per_unit;
+  blocks->groups[group].state = (uint8_t)state;
+  pool_replay(blocks, unit, group);
+  --blocks->free_count[unit];
+  --blocks->free_total;
+}
+
+void block_restore_member(block_manager_t *blocks, uint32_t stripe, uint32_t group) {
+  uint32_t unit = group / blocks->groups_per_unit;
+  block_member_t *member = member_at(blocks, stripe, position_of_unit(blocks, unit));
+  member->first_ppn = block_group_ppn(blocks, group, 0);
+  member->valid_pages = 0;
+  member->unsettled_pages = 0;
+  member->retired = 0;
+  member->rescue = BLOCK_RESCUE_NONE;
+  take_from_pool(blocks, group, BLOCK_GROUP_MEMBER);
+  block_stripe_t *restored = &blocks->stripes[stripe];
+  ++restored->members;
+  if (blocks->groups[group].erase_count < restored->wear) {
+    restored->wear = blocks->groups[group].erase_count;
+  }
+}
+
+void block_restore_close(block_manager_t *blocks, uint32_t stripe, block_stream_t stream) {
+  block_stripe_t *closed = &blocks->stripes[stripe];
+  closed->stream = (uint16_t)stream;
+  closed->programmed_pages = blocks->stripe_pages;
+  closed->next_program = blocks->programs_per_stripe;
+  closed->state = BLOCK_FULL;
+  blocks->streams[stream].groups += closed->members;
+  victim_replay(blocks, stripe);
+}
+
+void block_restore_retire(block_manager_t *blocks, uint32_t group) {
+  take_from_pool(blocks, group, BLOCK_GROUP_RETIRED);
+  ++blocks->retired_groups;
+}

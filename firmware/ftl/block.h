@@ -308,6 +308,17 @@ static inline uint32_t block_max_open_stripes(const block_manager_t *blocks) {
   return blocks->stream_count;
 }
 
+/* Recovery after a power loss (ftl/recovery.h) rebuilds the stripes it finds on the NAND into
+ * a manager fresh from block_init, every stripe closed: a stripe leaves the free list
+ * (block_restore_open), takes the groups it held at their striping positions
+ * (block_restore_member), then is FULL and collectable (block_restore_close); its unwritten
+ * programs are never written, as a stream's closed stripe. block_restore_retire takes a free
+ * group out of use for good (its erase failed). */
+void block_restore_open(block_manager_t *blocks, uint32_t stripe);
+void block_restore_member(block_manager_t *blocks, uint32_t stripe, uint32_t group);
+void block_restore_close(block_manager_t *blocks, uint32_t stripe, block_stream_t stream);
+void block_restore_retire(block_manager_t *blocks, uint32_t group);
+
 /* Erase counts over the groups that are not retired. */
 typedef struct block_wear {
   uint32_t min;

@@ -279,6 +279,7 @@ void buffer_flush_register_metrics(void) {
 bool buffer_flush_init(const grouping_policy_t *grouping, arena_t *arena) {
   _Static_assert(FTL_MAX_UNIT_PAGES <= GROUPING_MAX_PAGES, "a choice holds a whole program");
   uint32_t slots = ftl_core.wb.slot_count;
+  memset(&flush, 0, sizeof flush); /* a boot after a power loss finds what the last one left */
   flush.grouping = grouping;
   flush.updates = (slot_update_t *)arena_alloc(arena, "write_buffer_updates",
                                                slots * (uint32_t)sizeof(slot_update_t));
@@ -293,15 +294,5 @@ bool buffer_flush_init(const grouping_policy_t *grouping, arena_t *arena) {
   }
   flush.watermark_pages =
       (uint32_t)((uint64_t)slots * ftl_core.boot->ftl_write_buffer_flush_watermark / 100u);
-  flush.host_blocked = false;
-  flush.refresh_due = false;
-  flush.flushes = 0;
-  flush.rewrites_refused = 0;
-  flush.select_cycles = 0;
-  flush.commit_cycles = 0;
-  flush.selections = 0;
-  flush.programmed_host = 0;
-  flush.padding_host = 0;
-  flush.fua_programs = 0;
   return true;
 }

@@ -159,7 +159,7 @@ void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t pla
   submit(op, nfc_read_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), vpn, planes);
 }
 
-void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
+void flash_submit_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
   uint32_t ppn = block_vpn_to_ppn(flash->blocks, vpn);
   submit(op, nfc_program_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), vpn,
          planes);
@@ -168,6 +168,15 @@ void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t 
 void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
   uint32_t ppn = block_vpn_to_ppn(flash->blocks, vpn);
   submit(op, nfc_erase_descriptor((uint32_t)(op - flash->ops), ppn, planes), vpn, planes);
+}
+
+void flash_read_ppn(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
+  submit(op, nfc_read_descriptor((uint32_t)(op - flash->ops), ppn, planes, op->io), BLOCK_NONE,
+         planes);
+}
+
+void flash_erase_ppn(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
+  submit(op, nfc_erase_descriptor((uint32_t)(op - flash->ops), ppn, planes), BLOCK_NONE, planes);
 }
 
 /* Charged to the job kind that issued the operation: the caller restores its own. */

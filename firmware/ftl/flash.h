@@ -54,6 +54,8 @@ typedef struct flash_layer {
   uint32_t queue_mask;
   volatile uint32_t queue_head; /* written by the handler */
   uint32_t queue_tail;
+  /* The sequence number the next program gets (interface/oob_layout.h OOB_WORD_SEQUENCE). */
+  uint32_t next_sequence;
 } flash_layer_t;
 
 /* Takes op_count records (io lists, OOB buffers) and the NFC rings from the arena and starts the
@@ -111,8 +113,32 @@ static inline uint32_t flash_io_pad(const flash_layer_t *flash, flash_op_t *op, 
 /* A read of `planes` planes, a program of the wordline program that starts at `vpn`, the erase
  * of the group whose first VPN is `vpn`. */
 void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
-void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
 void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
+/* flash_program without the OOB stamps: only flash_program calls it. */
+void flash_submit_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes);
+
+/* Submits the program after stamping every page's OOB with the program's sequence number, the
+ * page's VPN and, for a page written the first time (OOB_WORD_COPIES 0), its version: the
+ * caller has set the owner and copies words (and a GC copy its version). */
+static inline void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn,
+                                 uint32_t planes) {
+  uint32_t sequence = flash->next_sequence++;
+  uint32_t pages = planes * flash->geometry.bits_per_cell;
+  for (uint32_t i = 0; i < pages; ++i) {
+    uint32_t *oob = flash_oob(flash, op, i);
+    oob[OOB_WORD_SEQUENCE] = sequence;
+    oob[OOB_WORD_VPN] = vpn + i;
+    if (oob[OOB_WORD_COPIES] == 0) {
+      oob[OOB_WORD_VERSION] = sequence;
+    }
+  }
+  flash_submit_program(flash, op, vpn, planes);
+}
+
+/* A read and an erase by NAND address, for recovery after a power loss, which reads blocks
+ * before it knows their VPNs (op->vpn is BLOCK_NONE then). */
+void flash_read_ppn(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes);
+void flash_erase_ppn(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes);
 
 /* Runs the callbacks of every completion queued so far, each under the job kind in force when
  * its operation was taken (hal/job_kind.h); returns how many. From the main loop only: it leaves

@@ -1,5 +1,7 @@
 #include "ftl/ftl.h"
 
+#include <string.h>
+
 #include "ftl/buffer_flush.h"
 #include "ftl/core.h"
 #include "ftl/fsp/grouping.h"
@@ -8,6 +10,7 @@
 #include "ftl/gc/victim.h"
 #include "ftl/host_pipeline.h"
 #include "ftl/policy.h"
+#include "ftl/recovery.h"
 #include "ftl/registry.h"
 #include "ftl/task.h"
 #include "hal/console.h"
@@ -299,6 +302,7 @@ static void register_metrics(void) {
   block_register_metrics(&ftl_core.blocks);
   tp_store_register_metrics(&ftl_core.tp_store);
   gc_register_metrics();
+  recovery_register_metrics();
 }
 
 ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geometry,
@@ -321,10 +325,11 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
     return FTL_INIT_BAD_CONFIG;
   }
   ftl_core.scheme = scheme->of.scheme;
+  memset(&ftl, 0, sizeof ftl); /* a boot after a power loss finds what the last one left */
   ftl.victim_policy = victim->of.victim;
   if (geometry->oob_bytes < OOB_FTL_BYTES) {
-    _Static_assert(OOB_FTL_BYTES == 12u, "the message names the bytes");
-    *problem = "nand.oob_size is below the 12 bytes the FTL's OOB layout needs "
+    _Static_assert(OOB_FTL_BYTES == 24u, "the message names the bytes");
+    *problem = "nand.oob_size is below the 24 bytes the FTL's OOB layout needs "
                "(interface/oob_layout.h)";
     return FTL_INIT_BAD_CONFIG;
   }
@@ -351,6 +356,7 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   ftl_core.unit_pages = ftl_core.blocks.pages_per_program;
   fits &= flash_init_records(&ftl_core.flash, geometry, &ftl_core.blocks, boot->ftl_flash_ops,
                              boot->ftl_flash_program_ops, sram);
+  ftl_core.flash.next_sequence = 1u;
   arena_t *buffer_arena = boot->ftl_write_buffer_location == BOOT_MEMORY_DRAM ? dram : sram;
   if (buffer_arena == 0) {
     *problem = "the write buffer is placed in DRAM but there is none (ftl.write_buffer.location)";
@@ -442,6 +448,9 @@ ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geo
   if (!metrics_fit()) {
     *problem = "a metric was refused (lib/metrics.h)";
     return FTL_INIT_BAD_CONFIG;
+  }
+  if (boot->power_losses != 0 && !recovery_run(sram, dram, problem)) {
+    return FTL_INIT_NO_RECOVERY;
   }
 
   task_init();

@@ -22,10 +22,13 @@ typedef enum ftl_init_result {
   FTL_INIT_OK,
   FTL_INIT_NO_MEMORY,  /* a structure or the scheme's minimum does not fit: see the arenas */
   FTL_INIT_BAD_CONFIG, /* a policy, order or scheme this firmware does not know */
+  FTL_INIT_NO_RECOVERY, /* after a power loss: the scheme or the device cannot be recovered */
 } ftl_init_result_t;
 
 /* Builds every structure from the arenas (the write buffer in DRAM when the boot config says
- * so; dram is NULL without DRAM) and starts the HIC and NFC. `problem` says what failed. */
+ * so; dram is NULL without DRAM) and starts the HIC and NFC. After a power loss (boot config
+ * power_losses > 0) it recovers the FTL's state from the NAND first (ftl/recovery.h); on a
+ * factory-fresh device it formats, reading nothing. `problem` says what failed. */
 ftl_init_result_t ftl_init(const boot_config_t *boot, const nand_geometry_t *geometry,
               const hic_geometry_t *host, arena_t *sram, arena_t *dram,
               const char **problem);

@@ -65,6 +65,7 @@ typedef struct gc_move {
   map_update_t update;
   uint32_t lpn;
   uint32_t copies; /* GC moves of the page's data before this one (its OOB) */
+  uint32_t version; /* the sequence number of the data's first program (its OOB): the copy's */
   uint32_t old_vpn;
   uint32_t new_vpn;
 } gc_move_t;
@@ -633,6 +634,7 @@ static void gc_read_done(flash_op_t *op, uint32_t status) {
   }
   move->lpn = flash_oob(env.flash, op, 0)[OOB_WORD_OWNER];
   move->copies = flash_oob(env.flash, op, 0)[OOB_WORD_COPIES];
+  move->version = flash_oob(env.flash, op, 0)[OOB_WORD_VERSION];
   if (--gc.pending == 0) {
     gc.stage = GC_SCAN;
     task_schedule(&gc.task);
@@ -886,6 +888,7 @@ static void gc_program(void) {
                     true);
       flash_oob(env.flash, op, i)[OOB_WORD_OWNER] = move->lpn;
       flash_oob(env.flash, op, i)[OOB_WORD_COPIES] = move->copies + 1u;
+      flash_oob(env.flash, op, i)[OOB_WORD_VERSION] = move->version;
     }
     counters.padding += flash_io_pad(env.flash, op, count, unit_pages(), env.filler_page, false);
     counters.pages_programmed += count;
@@ -1011,6 +1014,7 @@ void gc_register_metrics(void) {
 }
 
 bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
+  memset(&gc, 0, sizeof gc); /* a boot after a power loss finds what the last one left */
   env = *gc_env;
   memset(&counters, 0, sizeof(counters));
   /* A victim holds 0 to a whole stripe of valid pages: the last bucket is the full stripe. */
@@ -1027,14 +1031,9 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   if (gc.slots == 0 || gc.moves == 0 || gc.program_vpn == 0) {
     return false;
   }
-  gc.programs = 0;
-  gc.programs_done = 0;
   gc.ordered = GC_ORDERED_NONE;
   gc.entries_per_tp = page_bytes / (uint32_t)sizeof(uint32_t);
-  gc.tp_reading = false;
-  gc.tp_waiter = (tp_waiter_t){0};
   gc.tp_waiter.resume = ordered_tp_read;
-  gc.in_set = 0;
   if (env.victim_policy->orders_by_lpn) {
     /* The TP copy, the set's stripes, and the moves of up to a TP and a batch beyond it. */
     gc.moved_capacity = gc.entries_per_tp + batch_capacity();
@@ -1057,16 +1056,6 @@ bool gc_init(const gc_env_t *gc_env, arena_t *arena) {
   gc.stage = GC_IDLE;
   gc.victim = BLOCK_NONE;
   gc.erasing.stripe = BLOCK_NONE;
-  gc.rescue = false;
-  gc.batch_rescued = false;
-  gc.batch_cold = false;
-  gc.batch = 0;
-  gc.drained_count = 0;
-  gc.wear_changed = false;
-  gc.set.count = 0;
-  gc.set_next = 0;
-  gc.merging = 0;
-  gc.merged = false;
   /* One region: relocated pages go where host data goes (2R's 1R baseline). */
   gc.relocation_stream = env.boot->ftl_gc_one_region ? BLOCK_STREAM_HOST : BLOCK_STREAM_GC;
   gc.victim_stream = gc.relocation_stream;

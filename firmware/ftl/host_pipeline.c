@@ -685,6 +685,7 @@ void host_pipeline_register_metrics(void) {
 }
 
 bool host_pipeline_init(const hic_geometry_t *host, arena_t *arena) {
+  memset(&pipeline, 0, sizeof pipeline); /* a boot after a power loss finds what the last left */
   pipeline.request_count = ftl_core.boot->ftl_page_requests;
   pipeline.read_slot_count = ftl_core.boot->ftl_read_slots;
   pipeline.max_commands = host->max_commands;
@@ -708,16 +709,10 @@ bool host_pipeline_init(const hic_geometry_t *host, arena_t *arena) {
       pipeline.read_slot_owner == 0 || pipeline.wb_slot_owner == 0) {
     return false;
   }
-  memset(&pipeline.counters, 0, sizeof pipeline.counters);
   list_init(&pipeline.dispatch_queue);
   list_init(&pipeline.flush_queue);
-  pipeline.flushing = false;
   pipeline.flush_task.run = run_flush;
   pipeline.flush_task.kind = JOB_KIND_FLUSH;
-  pipeline.flush_waits = false;
-  pipeline.next_sequence = 0;
-  pipeline.buffer_waiters = 0;
-  pipeline.fua_commands_buffered = 0;
   for (uint32_t i = 0; i < pipeline.request_count; ++i) {
     pipeline.requests[i].task.run = run_request;
     pipeline.requests[i].task.kind = JOB_KIND_HOST;

@@ -14,5 +14,8 @@
 #define FW_EXIT_OUT_OF_MEMORY 8       /* the FTL's structures do not fit SRAM/DRAM (the
                                          breakdown is printed) */
 #define FW_EXIT_BAD_FTL_CONFIG 9      /* an FTL policy or order the firmware does not know */
+#define FW_EXIT_NO_RECOVERY 10        /* booted after a power loss with a mapping scheme that
+                                         cannot recover its mappings yet, or a device recovery
+                                         cannot bring back (the reason is printed) */
 
 #endif

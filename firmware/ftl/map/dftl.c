@@ -357,6 +357,7 @@ static const map_counters_t *dftl_counters(void) { return &dftl.counters; }
 
 const map_scheme_t map_scheme_dftl = {
     .name = "dftl",
+    .recovery = MAP_RECOVERY_TPS,
     .init = dftl_init,
     .lookup = dftl_lookup,
     .update = dftl_update,

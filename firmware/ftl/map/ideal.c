@@ -53,6 +53,12 @@ static void ideal_tp_loaded(uint32_t tp, const uint32_t *entries, const uint32_t
   (void)wanted_count;
 }
 
+static void ideal_restore(uint32_t first_lpn, uint32_t count, const uint32_t *vpns) {
+  for (uint32_t i = 0; i < count; ++i) {
+    ideal.table[first_lpn + i] = vpns[i];
+  }
+}
+
 /* The table is the only copy and is never written to flash. */
 static bool ideal_flush(void) { return true; }
 
@@ -60,6 +66,8 @@ static const map_counters_t *ideal_counters(void) { return &ideal.counters; }
 
 const map_scheme_t map_scheme_ideal = {
     .name = "ideal",
+    .recovery = MAP_RECOVERY_TABLE,
+    .restore = ideal_restore,
     .init = ideal_init,
     .lookup = ideal_lookup,
     .update = ideal_update,

@@ -131,8 +131,21 @@ typedef struct map_counters {
   uint32_t translatable_lpns;
 } map_counters_t;
 
+/* How a scheme's mappings come back after a power loss (ftl/recovery.h). */
+typedef enum map_recovery {
+  MAP_RECOVERY_NONE = 0, /* not implemented yet: a boot after a power loss stops with a message */
+  MAP_RECOVERY_TPS,      /* every mapping lives in translation pages: recovery brings those up to
+                            date on flash and the scheme's memory starts empty */
+  MAP_RECOVERY_TABLE,    /* the scheme takes the recovered mappings through restore */
+} map_recovery_t;
+
 typedef struct map_scheme {
   const char *name;
+  map_recovery_t recovery;
+  /* MAP_RECOVERY_TABLE: after a power loss, before anything else, the recovered mappings of
+   * LPNs [first_lpn, first_lpn + count): vpns[i] (VPN_UNMAPPED: none). Called once per range,
+   * the ranges in LPN order covering every LPN. */
+  void (*restore)(uint32_t first_lpn, uint32_t count, const uint32_t *vpns);
   /* Takes the scheme's structures from the arena, index overheads (hash tables, list links,
    * nodes) included, within budget_bytes. False when even its minimum does not fit. */
   bool (*init)(const map_env_t *env, arena_t *arena, uint32_t budget_bytes);

@@ -485,6 +485,7 @@ static const map_counters_t *sftl_counters(void) { return &sftl.counters; }
 
 const map_scheme_t map_scheme_sftl = {
     .name = "sftl",
+    .recovery = MAP_RECOVERY_TPS,
     .init = sftl_init,
     .lookup = sftl_lookup,
     .update = sftl_update,

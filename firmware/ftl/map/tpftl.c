@@ -428,6 +428,7 @@ static const map_counters_t *tpftl_counters(void) { return &tpftl.counters; }
 
 const map_scheme_t map_scheme_tpftl = {
     .name = "tpftl",
+    .recovery = MAP_RECOVERY_TPS,
     .init = tpftl_init,
     .lookup = tpftl_lookup,
     .update = tpftl_update,

@@ -590,7 +590,7 @@ TEST(LeaftlKeys, GammaNeedsOobRoomGroupsArePowersOfTwoAndSftlAccountingNeedsGamm
   const E2eRun small_oob = run_scenario("leaftl_oob", yaml, "--set ftl.leaftl.gamma=16");
   EXPECT_NE(small_oob.process.exit_code, 0);
   EXPECT_TRUE(contains(small_oob.process.output,
-                       "ftl.leaftl.gamma = 16 needs nand.oob_size >= 144 B"))
+                       "ftl.leaftl.gamma = 16 needs nand.oob_size >= 156 B"))
       << small_oob.process.output;
   const E2eRun odd_group = run_scenario("leaftl_group", yaml, "--set ftl.leaftl.group_lpns=100");
   EXPECT_NE(odd_group.process.exit_code, 0);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -54,6 +55,12 @@ uint32_t FakeHic::handle_of(uint32_t cmd_id) const {
                            ", which no command holds");
   }
   return slot_handle_[cmd_id];
+}
+
+void FakeHic::power_cut() {
+  std::fill(slot_handle_.begin(), slot_handle_.end(), kNone);
+  events_.clear();
+  transfers_.clear();
 }
 
 void FakeHic::finish_transfer(size_t index) {

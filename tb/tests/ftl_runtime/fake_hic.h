@@ -66,6 +66,11 @@ class FakeHic {
   // Carries out transfers()[index] and posts its TRANSFER_DONE event.
   void finish_transfer(size_t index = 0);
 
+  // The power is cut: every command not completed stays so (the host sees it fail), the events,
+  // transfers and command slots are gone. The commands and their versions are kept: writes
+  // after the next boot take versions beyond every earlier one.
+  void power_cut();
+
   // The hic.h entry points (fake_hic.cpp forwards the C functions here).
   bool next_event(hic_event_t *event);
   bool event_waiting() const { return !events_.empty(); }

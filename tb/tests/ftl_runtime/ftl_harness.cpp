@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -67,7 +68,10 @@ FtlSetup small_mlc_setup(uint32_t scheme) {
   return setup;
 }
 
-FtlHarness::FtlHarness(const FtlSetup &setup) : boot_(setup.boot) {
+FtlHarness::FtlHarness(const FtlSetup &setup)
+    : boot_(setup.boot),
+      geometry_(setup.geometry),
+      host_{setup.lpn_count, setup.max_commands, 512, setup.geometry.page_bytes} {
   boot_.ftl_lpn_count = setup.lpn_count;
   memory_bytes_ = setup.sram_bytes;
   memory_ = mmap(nullptr, memory_bytes_, PROT_READ | PROT_WRITE,
@@ -78,8 +82,7 @@ FtlHarness::FtlHarness(const FtlSetup &setup) : boot_(setup.boot) {
   timer = Timer{};
   take_console();
   flash_ = std::make_unique<FakeFlash>(setup.geometry);
-  hic_geometry_t host{setup.lpn_count, setup.max_commands, 512, setup.geometry.page_bytes};
-  hic_ = std::make_unique<FakeHic>(host);
+  hic_ = std::make_unique<FakeHic>(host_);
   set_wait_for_interrupt([this] { wait_for_interrupt(); });
   set_interrupt_poll([this] {
     if (++turns_ % kMaxTurns == 0) {
@@ -87,16 +90,50 @@ FtlHarness::FtlHarness(const FtlSetup &setup) : boot_(setup.boot) {
                           " times without sleeping");
     }
   });
-  metrics_init(&stats);
-  arena_init(&sram_, memory_, (uint32_t)memory_bytes_, FW_STATS_LOCATION_SRAM);
-  const char *problem = "";
-  ftl_init_result_t result =
-      ftl_init(&boot_, &setup.geometry, &host, &sram_, nullptr, &problem);
-  if (result != FTL_INIT_OK) {
+  try {
+    start_firmware();
+  } catch (...) {
     set_wait_for_interrupt(nullptr);
     set_interrupt_poll(nullptr);
     munmap(memory_, memory_bytes_);
+    throw;
+  }
+}
+
+void FtlHarness::start_firmware() {
+  struct Booting {
+    bool &flag;
+    explicit Booting(bool &f) : flag(f) { flag = true; }
+    ~Booting() { flag = false; }
+  } booting(booting_);
+  metrics_init(&stats);
+  arena_init(&sram_, memory_, (uint32_t)memory_bytes_, FW_STATS_LOCATION_SRAM);
+  const char *problem = "";
+  if (ftl_init(&boot_, &geometry_, &host_, &sram_, nullptr, &problem) != FTL_INIT_OK) {
     throw std::runtime_error(std::string("ftl_init: ") + problem);
+  }
+}
+
+void FtlHarness::power_cut_and_reboot(bool interrupt, const std::vector<uint64_t> &recovery_cuts) {
+  size_t cuts_done = 0;
+  for (;;) {
+    cut_at_wait_ = 0;
+    flash_->power_cut(interrupt);
+    hic_->power_cut();
+    timer.armed = false;
+    ++boot_.power_losses;
+    // SRAM holds garbage at power-on: nothing may count on what the last boot left.
+    std::memset(memory_, 0xA5, memory_bytes_);
+    if (cuts_done < recovery_cuts.size()) {
+      cut_at_flash_wait(recovery_cuts[cuts_done++]);
+      interrupt = true;
+    }
+    try {
+      start_firmware();
+      cut_at_wait_ = 0;
+      return;
+    } catch (const PowerCut &) {
+    }
   }
 }
 
@@ -115,6 +152,10 @@ void FtlHarness::wait_for_interrupt() {
     return;
   }
   if (auto_flash && !flash_->in_flight().empty()) {
+    if (cut_at_wait_ != 0 && flash_waits_ == cut_at_wait_) {
+      throw PowerCut{};
+    }
+    ++flash_waits_;
     flash_->wait_for_interrupt();
     return;
   }
@@ -123,6 +164,9 @@ void FtlHarness::wait_for_interrupt() {
     timer.armed = false;
     timer.handler(0, timer.context);
     return;
+  }
+  if (booting_) {
+    throw FirmwareFault("WFI during boot with nothing that could wake the core");
   }
   throw LoopIdle{};
 }

@@ -42,7 +42,7 @@ struct FtlSetup {
 // The device the tests use: MLC, two channels, two planes programmed together. A program writes
 // 4 pages; a stripe is 2 units x 8 wordlines x 4 pages = 64 pages; of its 32 stripes the LPNs
 // fill 24.
-constexpr nand_geometry_t kSmallMlc{2, 1, 1, 2, 32, 16, 64, 16, 2};
+constexpr nand_geometry_t kSmallMlc{2, 1, 1, 2, 32, 16, 64, 32, 2};
 constexpr uint32_t kSmallMlcLpns = 1536;
 constexpr uint32_t kSmallMlcProgramPages = 4;
 constexpr uint32_t kSmallMlcStripePages = 64;
@@ -50,6 +50,10 @@ constexpr uint32_t kSmallMlcUnits = 2;
 
 // That device with `scheme` (BOOT_SCHEME_*).
 FtlSetup small_mlc_setup(uint32_t scheme);
+
+// What the harness throws out of the firmware when a power cut it was asked for comes
+// (cut_at_flash_wait): the firmware stops wherever it was.
+struct PowerCut {};
 
 class FtlHarness {
  public:
@@ -95,14 +99,33 @@ class FtlHarness {
   uint64_t counter(const char *name) const;
   uint32_t gauge32(const char *name) const;
 
+  // Throws PowerCut from the firmware's WFI once it has let `waits` more flash operations
+  // complete (0: never): the test then calls power_cut_and_reboot.
+  void cut_at_flash_wait(uint64_t waits) { cut_at_wait_ = waits == 0 ? 0 : flash_waits_ + waits; }
+  uint64_t flash_waits() const { return flash_waits_; }
+
+  // Cuts the power (FakeFlash::power_cut with `interrupt`, FakeHic::power_cut) and boots the
+  // firmware again on the same NAND, from memory filled with garbage, with the boot config's
+  // power_losses one higher. recovery_cuts[i]: the power is cut again (interrupting) after that
+  // many flash operations of the i-th recovery, then it boots once more. Throws with ftl_init's
+  // problem when it refuses.
+  void power_cut_and_reboot(bool interrupt, const std::vector<uint64_t> &recovery_cuts = {});
+
   // Main-loop turns and WFI sleeps since boot.
   uint64_t turns() const { return turns_; }
   uint64_t sleeps() const { return sleeps_; }
 
  private:
   void wait_for_interrupt();
+  // ftl_init on the arena; throws with its problem when it refuses.
+  void start_firmware();
 
   boot_config_t boot_;
+  nand_geometry_t geometry_;
+  hic_geometry_t host_;
+  uint64_t flash_waits_ = 0;
+  uint64_t cut_at_wait_ = 0;
+  bool booting_ = false;  // in ftl_init: a WFI nothing can end is a fault, not idleness
   arena_t sram_{};
   void *memory_ = nullptr;
   size_t memory_bytes_ = 0;

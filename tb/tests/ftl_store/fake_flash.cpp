@@ -128,13 +128,22 @@ bool FakeFlash::check_address(uint32_t ppn, uint32_t planes) const {
 }
 
 void FakeFlash::submit(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t planes) {
+  submit_at(op, kind, vpn, block_vpn_to_ppn(layer_->blocks, vpn), planes);
+}
+
+void FakeFlash::submit_ppn(flash_op_t *op, uint32_t kind, uint32_t ppn, uint32_t planes) {
+  submit_at(op, kind, BLOCK_NONE, ppn, planes);
+}
+
+void FakeFlash::submit_at(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t ppn,
+                          uint32_t planes) {
   uint32_t index = op_index(op);
   if (index >= layer_->op_count || busy_[index]) {
     throw std::logic_error("submitting a record that is not taken or already in flight");
   }
   op->vpn = vpn;
   op->planes = planes;
-  FakeFlashOp pending{op, kind, vpn, block_vpn_to_ppn(layer_->blocks, vpn), planes, {}, {}};
+  FakeFlashOp pending{op, kind, vpn, ppn, planes, {}, {}};
   if (kind == NFC_OP_PROGRAM) {
     // The NFC may move the data at any time before the completion: take it now, and check at
     // the completion that the buffers did not change meanwhile.
@@ -284,6 +293,51 @@ void FakeFlash::complete_all() {
   }
 }
 
+void FakeFlash::interrupt(const FakeFlashOp &pending) {
+  const nand_geometry_t &g = layer_->geometry;
+  for (uint32_t plane = 0; plane < pending.planes; ++plane) {
+    uint32_t first = pending.ppn + plane * plane_stride();
+    uint32_t count = g.bits_per_cell;
+    if (pending.kind == NFC_OP_ERASE) {
+      first -= first % g.pages;
+      count = g.pages;
+    }
+    for (uint32_t page = 0; page < count; ++page) {
+      pages_[first + page] = Page{true, {}, {}};
+    }
+  }
+}
+
+uint32_t FakeFlash::power_cut(bool interrupt_running) {
+  uint32_t interrupted = 0;
+  std::vector<bool> die_busy;
+  for (const FakeFlashOp &pending : in_flight_) {
+    if (!interrupt_running || pending.kind == NFC_OP_READ) {
+      continue;
+    }
+    uint32_t die = die_of(pending.ppn);
+    if (die >= die_busy.size()) {
+      die_busy.resize(die + 1u, false);
+    }
+    if (!die_busy[die]) {
+      die_busy[die] = true;
+      interrupt(pending);
+      ++interrupted;
+    }
+  }
+  in_flight_.clear();
+  queue_.clear();
+  std::fill(busy_.begin(), busy_.end(), false);
+  // The blocks' next wordlines are what the array holds: programs dropped took none.
+  next_wordline_.clear();
+  const nand_geometry_t &g = layer_->geometry;
+  for (const auto &[ppn, page] : pages_) {
+    uint32_t &next = next_wordline_[block_key(ppn)];
+    next = std::max(next, ppn % g.pages / g.bits_per_cell + 1u);
+  }
+  return interrupted;
+}
+
 void FakeFlash::wait_for_interrupt() {
   ++interrupt_waits_;
   if (in_flight_.empty()) {
@@ -375,12 +429,20 @@ void flash_read(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t pla
   fake_of(flash).submit(op, NFC_OP_READ, vpn, planes);
 }
 
-void flash_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
+void flash_submit_program(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
   fake_of(flash).submit(op, NFC_OP_PROGRAM, vpn, planes);
 }
 
 void flash_erase(flash_layer_t *flash, flash_op_t *op, uint32_t vpn, uint32_t planes) {
   fake_of(flash).submit(op, NFC_OP_ERASE, vpn, planes);
+}
+
+void flash_read_ppn(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
+  fake_of(flash).submit_ppn(op, NFC_OP_READ, ppn, planes);
+}
+
+void flash_erase_ppn(flash_layer_t *flash, flash_op_t *op, uint32_t ppn, uint32_t planes) {
+  fake_of(flash).submit_ppn(op, NFC_OP_ERASE, ppn, planes);
 }
 
 uint32_t flash_drain(flash_layer_t *flash) { return fake_of(flash).drain(); }

@@ -10,6 +10,13 @@
 // of a block in submission order (a die runs its operations in order, whatever order the test
 // completes them in). Breaking a rule, or changing a buffer while its program is in flight, is a
 // firmware bug: the fake reports it as a test failure.
+//
+// A power cut (power_cut) keeps the array and loses everything else: operations in flight never
+// complete and completions not yet drained are gone. The operation a die is running (its oldest
+// program or erase in flight) may be interrupted: an interrupted program leaves every page of its
+// wordline on every plane reading as an ECC failure with no data, the wordline consumed (the
+// block's next program goes to the next wordline); an interrupted erase leaves every page of the
+// block reading as an ECC failure, and programming it before another erase is a firmware bug.
 #ifndef SSDVP_TB_TESTS_FTL_STORE_FAKE_FLASH_H
 #define SSDVP_TB_TESTS_FTL_STORE_FAKE_FLASH_H
 
@@ -65,6 +72,11 @@ class FakeFlash {
   // The next `count` programs fail (NFC_STATUS_PROGRAM_FAIL; their pages read as ECC failures).
   void fail_programs(uint32_t count) { programs_to_fail_ += count; }
 
+  // Cuts the power (see above); with `interrupt`, the program or erase each die is running is
+  // interrupted, else every operation in flight is dropped untouched. The layer is left for the
+  // next flash_init. Returns the operations interrupted.
+  uint32_t power_cut(bool interrupt);
+
   // What WFI does in a harness that runs the firmware's main loop (tb/tests/ftl_runtime): by
   // default completes the oldest operation in flight; a test may pick another (a random one).
   // With nothing in flight the firmware would sleep forever: the fake throws.
@@ -90,6 +102,8 @@ class FakeFlash {
   flash_op_t *take(flash_done_fn done, void *owner);
   void point_io(flash_op_t *op, uint32_t i, void *buffer, bool with_oob, uint32_t meta_bytes);
   void submit(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t planes);
+  // submit by NAND address (flash_read_ppn, flash_erase_ppn): the VPN is BLOCK_NONE.
+  void submit_ppn(flash_op_t *op, uint32_t kind, uint32_t ppn, uint32_t planes);
   uint32_t drain();
   bool completion_waiting() const { return completions_waiting() != 0; }
 
@@ -107,6 +121,9 @@ class FakeFlash {
   uint32_t op_index(const flash_op_t *op) const { return (uint32_t)(op - layer_->ops); }
   uint32_t plane_stride() const { return layer_->geometry.blocks * layer_->geometry.pages; }
   uint32_t block_key(uint32_t ppn) const { return ppn / layer_->geometry.pages; }
+  uint32_t die_of(uint32_t ppn) const { return ppn / (plane_stride() * layer_->geometry.planes); }
+  void submit_at(flash_op_t *op, uint32_t kind, uint32_t vpn, uint32_t ppn, uint32_t planes);
+  void interrupt(const FakeFlashOp &pending);
   uint32_t page_words() const { return layer_->geometry.page_bytes / 4u; }
   bool check_address(uint32_t ppn, uint32_t planes) const;
   uint32_t read(const FakeFlashOp &pending);

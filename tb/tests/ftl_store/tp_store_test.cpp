@@ -101,7 +101,7 @@ void record_resume(tp_waiter_t *waiter) {
 }
 
 // MLC, two planes programmed together: a translation wordline is 4 pages, page i on plane i / 2.
-constexpr nand_geometry_t kMlcTwoPlanes{1, 1, 1, 2, 16, 8, 64, 16, 2};
+constexpr nand_geometry_t kMlcTwoPlanes{1, 1, 1, 2, 16, 8, 64, 32, 2};
 // Frames for loads in flight (ftl.tp_load_frames, its default).
 constexpr uint32_t kLoadFrames = 8;
 
@@ -1200,15 +1200,15 @@ INSTANTIATE_TEST_SUITE_P(
     Runs, TpStoreRandom,
     ::testing::Values(
         // MLC, two planes programmed together (4-page wordlines), flash for the whole run.
-        RandomCase{"MlcMultiPlane", {1, 1, 1, 2, 1024, 32, 64, 16, 2}, true, false, 100, 1},
+        RandomCase{"MlcMultiPlane", {1, 1, 1, 2, 1024, 32, 64, 32, 2}, true, false, 100, 1},
         // TLC on single planes (3-page wordlines) striped over two planes and two dies.
-        RandomCase{"TlcSinglePlane", {1, 1, 2, 2, 512, 24, 64, 16, 3}, false, false, 100, 2},
+        RandomCase{"TlcSinglePlane", {1, 1, 2, 2, 512, 24, 64, 32, 3}, false, false, 100, 2},
         // A small MLC flash the test's GC must keep collecting (relocations).
-        RandomCase{"MlcMultiPlaneGc", {1, 1, 1, 2, 24, 16, 64, 16, 2}, true, true, 4, 3},
-        RandomCase{"TlcGc", {1, 1, 2, 1, 16, 12, 64, 16, 3}, false, true, 4, 4},
+        RandomCase{"MlcMultiPlaneGc", {1, 1, 1, 2, 24, 16, 64, 32, 2}, true, true, 4, 3},
+        RandomCase{"TlcGc", {1, 1, 2, 1, 16, 12, 64, 32, 3}, false, true, 4, 4},
         // The mobile shape's frames: one program frame where a wordline is 4 pages, a reserve
         // of 2 where a scheme call writes back up to 4 TPs (the writebacks wait for room).
-        RandomCase{"MlcMultiPlaneGcFewFrames", {1, 1, 1, 2, 24, 16, 64, 16, 2}, true, true, 4, 5,
+        RandomCase{"MlcMultiPlaneGcFewFrames", {1, 1, 1, 2, 24, 16, 64, 32, 2}, true, true, 4, 5,
                    1, 2}),
     [](const ::testing::TestParamInfo<RandomCase> &info) { return info.param.name; });
 
