@@ -831,10 +831,11 @@ void expect_every_cycle_charged(const E2eRun& run) {
   for (size_t hart = 0; hart < harts.size(); ++hart) {
     const nlohmann::json& kinds = harts[hart]["job_cycles"];
     for (const char* name :
-         {"other", "host", "flush", "translation", "gc", "jobs", "compaction", "idle"}) {
+         {"other", "host", "flush", "translation", "gc", "jobs", "compaction", "idle",
+          "recovery"}) {
       EXPECT_TRUE(kinds.contains(name)) << name << " " << kinds;
     }
-    EXPECT_EQ(kinds.size(), 8u) << kinds;
+    EXPECT_EQ(kinds.size(), 9u) << kinds;
     EXPECT_EQ(kind_sum(kinds), harts[hart]["cycles"].get<uint64_t>()) << "hart " << hart;
     EXPECT_GE(kinds["idle"].get<uint64_t>(), harts[hart]["sleep_cycles"].get<uint64_t>());
     EXPECT_EQ(run.stats["ftl"]["run"]["firmware"]["harts"][hart]["job_cycles"], kinds);
