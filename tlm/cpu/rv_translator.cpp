@@ -113,6 +113,7 @@ uint32_t remainder_unsigned(uint32_t a, uint32_t b) { return rv_remu(a, b); }
 namespace {
 
 constexpr size_t kCodeBytes = size_t{32} << 20;
+constexpr size_t kHugePageBytes = size_t{2} << 20;
 // A block's code stays far below this; a fuller buffer is flushed before translating.
 constexpr size_t kBlockCodeReserve = size_t{64} << 10;
 
@@ -574,25 +575,32 @@ class BlockEmitter : public Xbyak::CodeGenerator {
 
 struct Translator::CodeBuffer {
   CodeBuffer(const TranslatorLayout& layout, const DirectEntry* direct) {
-    void* memory = mmap(nullptr, kCodeBytes, PROT_READ | PROT_WRITE | PROT_EXEC,
+    // Mapped with a huge page's slack so the buffer can start on a huge page boundary: the
+    // blocks' code (megabytes in a GC-heavy run, touched once per command) then takes a few TLB
+    // entries instead of one per 4 KiB. The kernel may decline the advice; nothing depends on it.
+    void* memory = mmap(nullptr, kCodeBytes + kHugePageBytes, PROT_READ | PROT_WRITE | PROT_EXEC,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) {
       throw std::runtime_error("translator: cannot map memory for generated code");
     }
-    base = static_cast<uint8_t*>(memory);
+    mapping = static_cast<uint8_t*>(memory);
+    const uintptr_t start = reinterpret_cast<uintptr_t>(mapping);
+    base = mapping + ((kHugePageBytes - start % kHugePageBytes) % kHugePageBytes);
+    madvise(base, kCodeBytes, MADV_HUGEPAGE);
     emitter = std::make_unique<BlockEmitter>(base, kCodeBytes, layout, direct);
     emitter->emit_stubs();
     stubs_size = emitter->getSize();
   }
   ~CodeBuffer() {
     emitter.reset();
-    munmap(base, kCodeBytes);
+    munmap(mapping, kCodeBytes + kHugePageBytes);
   }
   bool nearly_full() const { return emitter->getSize() + kBlockCodeReserve > kCodeBytes; }
   // Forgets every block; the stubs at the start stay.
   void reset() { emitter->setSize(stubs_size); }
 
-  uint8_t* base = nullptr;
+  uint8_t* mapping = nullptr;  // the whole mapping
+  uint8_t* base = nullptr;     // the buffer in it
   std::unique_ptr<BlockEmitter> emitter;
   size_t stubs_size = 0;
 };
