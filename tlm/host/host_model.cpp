@@ -162,8 +162,15 @@ void HostModel::run_phase(size_t index) {
   bool stopped = false;
   for (;;) {
     if (timed && now_ps() >= deadline) stopped = true;
-    // Not before the controller is ready: after a power cut, until the firmware is up again.
+    // Not before the controller is ready: after a power cut, until the firmware is up again,
+    // and then not before the guaranteed data has been read back.
     const bool ready = hic_.enabled();
+    if (ready && verify_pending_ && outstanding_ == 0) {
+      verify_pending_ = false;
+      verify_guaranteed();
+      if (failed_) return;
+      continue;
+    }
     std::optional<uint64_t> next_arrival;
     if (!stopped && ready) next_arrival = submit_ready(phase);
     if (failed_) return;
@@ -427,7 +434,6 @@ uint32_t HostModel::power_lost() {
       for (uint32_t page = 0; page < command.pages; ++page) {
         lpns_being_written_.erase(command.first_lpn + page);
       }
-      tell_oracle_power_lost(command);
     }
     stats_.lost_to_power(now);
     --command.stream->outstanding;
@@ -438,20 +444,13 @@ uint32_t HostModel::power_lost() {
   }
   if (wave_outstanding_) waves_->set(*wave_outstanding_, outstanding_, now);
   if (lost != 0) log::info(*this, "power cut: {} outstanding command(s) failed", lost);
+  ++power_cuts_;
+  if (config_.oracle) {
+    oracle_.power_lost();
+    verify_pending_ = true;
+  }
   wake_event_.notify(sc_core::SC_ZERO_TIME);
   return lost;
-}
-
-void HostModel::tell_oracle_power_lost(const Command& lost) {
-  if (!config_.oracle) return;
-  // For now the oracle takes the lost operation as done: it expects its version from now on.
-  // Durable-write semantics (what a cut may lose) belong to the oracle, told here.
-  for (uint32_t page = 0; page < lost.pages; ++page) {
-    const uint32_t lpn = lost.first_lpn + page;
-    const bool versioned =
-        lost.op == HostOp::kWrite || (lpn >= lost.trim_first && lpn < lost.trim_end);
-    if (versioned) oracle_.complete(lpn);
-  }
 }
 
 uint64_t HostModel::verify_guaranteed() {
@@ -460,7 +459,10 @@ uint64_t HostModel::verify_guaranteed() {
   verify_failure_.reset();
   verify_failures_ = 0;
   size_t next = 0;
+  const uint64_t cuts = power_cuts_;
   while (!failed_ && (next < lpns.size() || verify_stream_.outstanding != 0)) {
+    // Cut again: the verification starts over once the controller is ready again.
+    if (power_cuts_ != cuts) return verify_failures_;
     while (next < lpns.size() &&
            verify_stream_.outstanding < verify_stream_.config.queue_depth) {
       const uint32_t lpn = lpns[next++];

@@ -100,7 +100,9 @@ class HostModel : public sc_core::sc_module, public HicHost {
   // call it from a SystemC thread, with no command of the workload outstanding. Returns the
   // failures.
   uint64_t verify_guaranteed();
-  // The power was cut now: every outstanding command fails. Returns how many did.
+  // The power was cut now: every outstanding command fails, the oracle hears of the cut, and
+  // once the controller is ready again the phase goes on only after verify_guaranteed() ran
+  // (with the oracle on). Returns how many commands failed.
   uint32_t power_lost();
 
   // The run ended (at `now_ps`, its final time): closes the statistics of a phase it cut short.
@@ -161,9 +163,6 @@ class HostModel : public sc_core::sc_module, public HicHost {
   bool overlaps_write_in_flight(const HostRequest& request) const;
   void submit(Stream& stream, const HostRequest& request);
   bool phase_limit_reached(const PhaseConfig& phase) const;
-  // Where the integrity oracle learns that `lost`, a write or trim outstanding at a power cut,
-  // failed: its data may or may not have reached the flash.
-  void tell_oracle_power_lost(const Command& lost);
   Command& command(uint32_t host_tag, const char* what);
   void fail(Failure failure, const std::string& message);
   uint64_t now_ps() const;
@@ -176,6 +175,8 @@ class HostModel : public sc_core::sc_module, public HicHost {
   std::vector<Phase> phases_;
   // The verification's reads (verify_guaranteed): a stream outside the phases.
   Stream verify_stream_;
+  uint64_t power_cuts_ = 0;
+  bool verify_pending_ = false;  // cut since the last verification: one runs once ready
   std::optional<std::string> verify_failure_;  // the first failure of the running verification
   uint64_t verify_failures_ = 0;
   std::vector<Command> commands_;

@@ -200,6 +200,7 @@ uint64_t ftl_lpn_count(uint64_t nand_pages, double op) {
 // same way.
 HostConfig resolved_host(const SocConfig& config) {
   HostConfig host = config.host;
+  host.power_loss_protection = config.firmware.params.ftl_plp_ps != 0;
   const uint64_t nand_pages = uint64_t{config.nand.channels} * config.nand.ways *
                               config.nand.dies * config.nand.planes * config.nand.blocks *
                               config.nand.pages;
@@ -511,6 +512,9 @@ void Soc::write_boot_config() {
   fill_firmware_params(config_.firmware.params, block);
   block.ftl_lpn_count =
       static_cast<uint32_t>(config_.host.capacity_bytes / config_.host.page_bytes);
+  // Every boot after the first follows a power cut (SYSCTRL_BOOT_COUNT - 1); the FTL reads it
+  // here, with the rest of its configuration, so its host tests can set it alike.
+  block.power_losses = boot_count_ - 1;
   write_memory(MM_BOOT_CONFIG_ADDR, reinterpret_cast<const uint8_t*>(&block), sizeof(block),
                "boot-config block");
 }
